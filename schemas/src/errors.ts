@@ -1,0 +1,72 @@
+/**
+ * Error codes shared by the API envelope, the bus and the stores. Each code has the HTTP status the
+ * API answers with and an English fallback; the console translates `errors.<code>`.
+ */
+export const ERROR_CODES = [
+  'validation_failed',
+  'invalid_batch',
+  'unauthorized',
+  'invalid_credentials',
+  'forbidden',
+  'plan_gated',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'timeout',
+  'bus_unavailable',
+  'store_unavailable',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** HTTP status for each error code. */
+export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  validation_failed: 400,
+  invalid_batch: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  plan_gated: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  timeout: 504,
+  bus_unavailable: 503,
+  store_unavailable: 503,
+  internal: 500,
+};
+
+/** English fallback for each code, used when a more specific message is not given. */
+export const ERROR_FALLBACK_MESSAGES: Readonly<Record<ErrorCode, string>> = {
+  validation_failed: 'The request is not valid.',
+  invalid_batch: 'The metric batch is not valid.',
+  unauthorized: 'Sign in to continue.',
+  invalid_credentials: 'Invalid login: the e-mail or the password is wrong.',
+  forbidden: 'You do not have access to this resource.',
+  plan_gated: 'This feature is not part of your plan.',
+  not_found: 'This page could not be found',
+  conflict: 'This conflicts with data that already exists.',
+  payload_too_large: 'The request is too large.',
+  rate_limited: 'Too many attempts. Wait a minute and try again.',
+  timeout: 'The service did not respond in time.',
+  bus_unavailable: 'The message bus is not reachable.',
+  store_unavailable: 'The metric store is not reachable.',
+  internal: 'Sorry, an internal error was detected. Wait a few minutes and try again.',
+};
+
+/**
+ * A metric batch (or another bus message) that does not match its schema. `path` names the first
+ * offending field, e.g. `samples[12].v`, so a producer can be fixed from the message alone.
+ */
+export class InvalidBatchError extends Error {
+  readonly code = 'invalid_batch' as const;
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`invalid metric batch: ${path ? `${path}: ` : ''}${reason}`);
+    this.name = 'InvalidBatchError';
+  }
+}
