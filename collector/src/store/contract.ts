@@ -1,0 +1,99 @@
+import type { ChartData, Labels, MetricBatch } from '@flightdeck/schemas';
+
+/**
+ * The metric store: the collector writes, the api reads. Two implementations (SQLite for the
+ * embedded mode, QuestDB at scale) pass one contract suite (contract.test.ts).
+ *
+ * Times: batches carry unix milliseconds; queries take and answer unix seconds, as the chart
+ * contract and the console do.
+ */
+export interface MetricStore {
+  readonly kind: 'sqlite' | 'questdb';
+  /**
+   * Validates every batch (envelope with zod, samples in a tight loop) and writes them in one
+   * transaction. A malformed batch rejects the whole call with an `InvalidBatchError` naming the
+   * field (e.g. `batches[2].samples[7].v`) before anything of the call is written; data accepted by
+   * earlier calls is never touched. Writing the same (series, ts) again replaces the value.
+   */
+  write(batches: readonly MetricBatch[]): Promise<WriteResult>;
+  /** Series over a range, in the chart contract. See {@link SeriesQuery}. */
+  query(q: SeriesQuery): Promise<ChartData>;
+  /** The newest sample of every series that matches. */
+  latest(selector: SeriesSelector): Promise<LatestSample[]>;
+  /** Deletes samples (and rollups) older than `days` days; returns how many sample rows went. */
+  retention(days: number): Promise<{ deleted: number }>;
+  health(): Promise<ComponentHealth>;
+  /** Finishes pending writes and releases the connection. */
+  close(): Promise<void>;
+}
+
+export interface WriteResult {
+  batches: number;
+  samples: number;
+}
+
+/** Which series: all of `metric` on `host` (and `service`), optionally narrowed by labels. */
+export interface SeriesSelector {
+  tenant: string;
+  host: string;
+  service?: string;
+  /** A metric name, or a list of them (one chart shows several metrics). */
+  metric: string | readonly string[];
+  /** Only series whose labels contain all of these pairs. */
+  labels?: Labels;
+}
+
+export type Aggregate = 'avg' | 'min' | 'max' | 'sum' | 'count';
+
+export interface SeriesQuery {
+  /** One or more selectors; every matching series becomes one y field. */
+  series: readonly SeriesSelector[];
+  /** Unix seconds, inclusive. */
+  start: number;
+  /** Unix seconds, exclusive. */
+  end: number;
+  /**
+   * Most points wanted per series (default 1,000). The bucket width is the range divided by this,
+   * rounded up to a whole multiple of the resolution of the table read.
+   */
+  maxPoints?: number;
+  /** Bucket width in seconds; when given, used instead of the one derived from maxPoints. */
+  step?: number;
+  agg?: Aggregate;
+}
+
+export interface LatestSample {
+  host: string;
+  service?: string;
+  metric: string;
+  labels: Labels;
+  /** Unix milliseconds. */
+  ts: number;
+  value: number;
+}
+
+export interface ComponentHealth {
+  state: 'ok' | 'degraded' | 'down';
+  detail?: string;
+}
+
+/**
+ * The y field name of a series in the chart contract: the metric, then its labels in key order,
+ * e.g. `disk.used_pct{mount=/}`; with several hosts in one query the host leads: `db1:cpu.user`.
+ */
+export function seriesField(metric: string, labels: Labels, host?: string): string {
+  const keys = Object.keys(labels).sort();
+  const body = keys.length ? `${metric}{${keys.map((k) => `${k}=${labels[k]}`).join(',')}}` : metric;
+  return host ? `${host}:${body}` : body;
+}
+
+/** Canonical label string kept with each series: keys sorted, `k=v` joined by commas. */
+export function canonicalLabels(labels: Labels | undefined): string {
+  if (!labels) return '';
+  const keys = Object.keys(labels);
+  if (keys.length === 0) return '';
+  keys.sort();
+  let out = '';
+  for (const k of keys) out += `${out ? ',' : ''}${k}=${labels[k]}`;
+  return out;
+}

@@ -1,0 +1,21 @@
+/** One measured figure, printed by `npm run bench` as a JSON line. */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+/** A benchmark file exports `benchmark`; `figures` lists the names it prints, for `npm run bench -- PREFIX`. */
+export interface Benchmark {
+  figures: readonly string[];
+  run(): Promise<Figure[]>;
+}
+
+/** Percentile of a sorted array, nearest-rank. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
