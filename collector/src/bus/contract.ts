@@ -25,7 +25,10 @@ export interface Bus {
   /** Sends a command to a worker and waits for its reply until `request.deadline`. */
   request(worker: string, request: CommandRequest): Promise<CommandReply>;
   /** Serves commands addressed to `worker`; several servers of one worker share the work. */
-  serveCommands(worker: string, handler: (request: CommandRequest) => Promise<CommandReply>): Promise<Subscription>;
+  serveCommands(
+    worker: string,
+    handler: (request: CommandRequest) => Promise<CommandReply>,
+  ): Promise<Subscription>;
   publishEvent(event: AlertEvent): Promise<void>;
   /** Events of one tenant, or of all tenants with `'*'`. */
   subscribeEvents(tenant: string, handler: (event: AlertEvent) => void): Promise<Subscription>;
@@ -51,7 +54,10 @@ export interface Subscription {
 /** Thrown by {@link Bus.request} when no reply came before the deadline or nobody serves the worker. */
 export class CommandTimeoutError extends Error {
   readonly code = 'timeout' as const;
-  constructor(readonly worker: string, readonly command: string) {
+  constructor(
+    readonly worker: string,
+    readonly command: string,
+  ) {
     super(`no reply from worker "${worker}" to ${command} in time`);
     this.name = 'CommandTimeoutError';
   }
