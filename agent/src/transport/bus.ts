@@ -1,0 +1,62 @@
+import type { Bus } from '@flightdeck/collector/bus';
+import type { Heartbeat, MetricBatch } from '@flightdeck/schemas';
+import { type Transport, TransportError } from './contract';
+
+export interface BusTransportOptions {
+  /**
+   * Close the bus when the transport closes. Off by default: in the embedded product the bus is
+   * shared with the collector and the api, and its owner closes it.
+   */
+  closeBus?: boolean;
+  /** A publish not acknowledged within this time rejects (default 10 s), so shutdown cannot hang. */
+  publishTimeoutMs?: number;
+}
+
+/** Publishes the agent's batches and heartbeats on the bus (`fd.metrics.*`, `fd.hb.*`). */
+export function createBusTransport(bus: Bus, options: BusTransportOptions = {}): Transport {
+  const timeoutMs = options.publishTimeoutMs ?? 10_000;
+  const inFlight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+
+  async function publish(what: string, send: () => Promise<void>): Promise<void> {
+    if (closing) throw new TransportError(`transport closed; ${what} not published`);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new TransportError(`${what} not acknowledged by the ${bus.kind} bus within ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      );
+    });
+    const attempt = Promise.race([Promise.resolve().then(send), deadline]).finally(() => clearTimeout(timer));
+    inFlight.add(attempt);
+    try {
+      await attempt;
+    } catch (err) {
+      if (err instanceof TransportError) throw err;
+      throw new TransportError(
+        `${what} not published on the ${bus.kind} bus: ${(err as Error)?.message ?? err}`,
+        {
+          cause: err,
+        },
+      );
+    } finally {
+      inFlight.delete(attempt);
+    }
+  }
+
+  return {
+    publishMetrics: (batch: MetricBatch) => publish('metric batch', () => bus.publishMetrics(batch)),
+    publishHeartbeat: (hb: Heartbeat) => publish('heartbeat', () => bus.publishHeartbeat(hb)),
+    backlog: () => ({ depth: 0, dropped: 0 }),
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([...inFlight]);
+        if (options.closeBus) await bus.close();
+      })();
+      return closing;
+    },
+  };
+}

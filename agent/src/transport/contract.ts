@@ -1,0 +1,29 @@
+import type { Heartbeat, MetricBatch } from '@flightdeck/schemas';
+
+/**
+ * How the agent hands its messages on (DESIGN section 2): the bus today; the api's HTTP `/ingest`
+ * and an on-disk spool in front of either come later as more implementations of this contract.
+ *
+ * A publish rejects when the message was not accepted, so a spool wrapping a transport can keep the
+ * batch and replay it. The agent catches the rejection, logs it and counts it; it never crashes.
+ */
+export interface Transport {
+  /** Publishes a validated batch; resolves once the other side holds it. */
+  publishMetrics(batch: MetricBatch): Promise<void>;
+  publishHeartbeat(hb: Heartbeat): Promise<void>;
+  /**
+   * Batches waiting to be delivered and batches dropped because the backlog was full, reported in
+   * the heartbeat. A transport without a spool holds nothing.
+   */
+  backlog(): { depth: number; dropped: number };
+  /** Waits for publishes in flight, then releases what the transport opened. Publishing afterwards rejects. */
+  close(): Promise<void>;
+}
+
+/** A publish the transport could not complete. `cause` holds the underlying error. */
+export class TransportError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TransportError';
+  }
+}
