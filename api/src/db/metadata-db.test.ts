@@ -1,0 +1,3 @@
+import { metadataDbSuite } from './metadata-db.suite';
+
+metadataDbSuite('sqlite');

@@ -1,0 +1,38 @@
+import { type MigrationResultSet, Migrator } from 'kysely';
+import type { Db } from './kysely';
+import { initial } from './migrations/0001_initial';
+
+/**
+ * Every migration, in order. A static object rather than a folder scan, so the bundled start
+ * script carries them. Add new ones at the end; never edit one that has shipped.
+ */
+export const migrations = {
+  '0001_initial': initial,
+};
+
+/** A migration that failed, with the name of the step. */
+export class MigrationError extends Error {
+  constructor(
+    readonly migration: string | undefined,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `metadata DB migration ${migration ?? '(unknown)'} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    this.name = 'MigrationError';
+  }
+}
+
+/**
+ * Brings the schema up to date (both engines, same migrations). Returns the names applied now;
+ * an up-to-date database gives an empty list. Concurrent starts are serialised by Kysely's lock.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new MigrationError(failed?.migrationName, error);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,169 @@
+import type { UserStatus } from '@flightdeck/schemas';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Tables of the metadata DB. Times are unix seconds (bigint columns that both engines return as
+ * numbers); flags are integers 0/1; JSON is text. Every table whose rows belong to a customer has
+ * `customer_id`, and every data-access function filters by it.
+ */
+export interface Database {
+  plans: PlansTable;
+  customers: CustomersTable;
+  users: UsersTable;
+  user_preferences: UserPreferencesTable;
+  sessions: SessionsTable;
+  servers: ServersTable;
+  services: ServicesTable;
+}
+
+/** JSON kept as text: written as a string, read as a string. */
+type JsonText = string;
+/** Unix seconds. */
+type UnixSeconds = number;
+/** Defaulted by the database when not given. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface PlansTable {
+  id: Generated<number>;
+  name: string;
+  /** 1 for the freemium plan. */
+  is_freemium: Defaulted<number>;
+  /** Days a subscription on this plan lasts (freemium time left); null = no end. */
+  lifetime_days: number | null;
+  /** Limits: null = unlimited. */
+  user_limit: number | null;
+  min_servers: Defaulted<number>;
+  max_servers: number | null;
+  max_services: number | null;
+  data_retention_days: number | null;
+  concurrent_sessions: number | null;
+  price: Defaulted<number>;
+  instance_quantity: number | null;
+  /** Plan resources (dotted paths such as `service.mysql`), JSON. */
+  resources: Defaulted<JsonText>;
+  /** `plan_config.product_permition`: map of menu item name to 1 (allowed) or 0 (hidden), JSON. */
+  product_permissions: Defaulted<JsonText>;
+  /** `plataform_permitions.deploy`: `{agent, agentless}`, JSON. */
+  deploy_permissions: Defaulted<JsonText>;
+  created_at: UnixSeconds;
+}
+
+export const CUSTOMER_STATUSES = ['active', 'suspended', 'canceled'] as const;
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+
+export interface CustomersTable {
+  id: Generated<number>;
+  name: string;
+  company_code: string | null;
+  email: string | null;
+  address: string | null;
+  complement: string | null;
+  zip_code: string | null;
+  country: string | null;
+  city: string | null;
+  plan_id: number;
+  status: Defaulted<CustomerStatus>;
+  subscription_id: string | null;
+  trial_cycle: number | null;
+  next_payment: UnixSeconds | null;
+  cancel_date: UnixSeconds | null;
+  cycles: number | null;
+  /** When the customer registered (freemium time left counts from here). */
+  register_in: UnixSeconds;
+  created_at: UnixSeconds;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  customer_id: number;
+  /** `user_login_email`, stored lower-case, unique across customers (it is the login). */
+  email: string;
+  /** `user_name`. */
+  name: string;
+  /** argon2id PHC string; null for users who only sign in through a provider. */
+  password_hash: string | null;
+  timezone_code: Defaulted<string>;
+  picture: string | null;
+  is_admin: Defaulted<'1' | '0'>;
+  role_code: Defaulted<number>;
+  locale: Defaulted<string>;
+  phone: string | null;
+  type: string | null;
+  team_level: number | null;
+  permission_level: number | null;
+  status: Defaulted<UserStatus>;
+  last_login: UnixSeconds | null;
+  created_at: UnixSeconds;
+}
+
+export interface UserPreferencesTable {
+  customer_id: number;
+  user_id: number;
+  preference: string;
+  value: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** SHA-256 of the token, hex; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  customer_id: number;
+  created_at: UnixSeconds;
+  expires_at: UnixSeconds;
+  last_seen_at: UnixSeconds;
+  revoked_at: UnixSeconds | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export const ENVIRONMENTS = ['prd', 'hmg', 'stg', 'dsv'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export interface ServersTable {
+  id: Generated<number>;
+  customer_id: number;
+  /** Host token of the bus subjects (`fd.metrics.<tenant>.<host>`), unique per customer. */
+  host_key: string;
+  hostname: string;
+  name: string | null;
+  type: string | null;
+  version: string | null;
+  vendor: string | null;
+  environment: Environment | null;
+  os: string | null;
+  port: number | null;
+  cores: number | null;
+  memory_bytes: number | null;
+  swap_bytes: number | null;
+  architecture: string | null;
+  created_at: UnixSeconds;
+  last_seen_at: UnixSeconds | null;
+}
+
+export interface ServicesTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number;
+  /** linux, mysql, postgresql, ... */
+  service_code: string;
+  name: string | null;
+  /** Connection settings, encrypted; null when the service needs none. */
+  config: string | null;
+  status: Defaulted<string>;
+  interval_s: Defaulted<number>;
+  created_at: UnixSeconds;
+}
+
+export type Plan = Selectable<PlansTable>;
+export type NewPlan = Insertable<PlansTable>;
+export type Customer = Selectable<CustomersTable>;
+export type NewCustomer = Insertable<CustomersTable>;
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Session = Selectable<SessionsTable>;
+export type Server = Selectable<ServersTable>;
+export type NewServer = Insertable<ServersTable>;
+export type Service = Selectable<ServicesTable>;
+export type NewService = Insertable<ServicesTable>;

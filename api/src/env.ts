@@ -1,0 +1,32 @@
+import type { Bus } from '@flightdeck/collector/bus';
+import type { ComponentHealth, MetricStore } from '@flightdeck/collector/store';
+import type { CollectorComponentHealth } from '@flightdeck/schemas';
+import type { Logger } from 'pino';
+import type { SessionInfo } from './auth/sessions';
+import type { ApiConfig } from './config';
+import type { Db } from './db/kysely';
+
+/** What the app is built from; the start script (or a test) makes each part. */
+export interface AppDeps {
+  db: Db;
+  store: MetricStore;
+  bus: Bus;
+  /** The collector when it runs in this process; its health and counters show in /api/health. */
+  collector?: { health(): Promise<CollectorComponentHealth> };
+  config: ApiConfig;
+  logger: Logger;
+  /** Product version reported by /api/health. */
+  version: string;
+  /** Built console (console/dist); when given, served with an SPA fallback. */
+  consoleDir?: string;
+}
+
+/** Hono variables of every request: the request id, and the session once `requireSession` ran. */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    session: SessionInfo;
+  };
+};
+
+export type { ComponentHealth };

@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createBus } from '@flightdeck/collector/bus';
+import { createMetricStore } from '@flightdeck/collector/store';
+import { ConfigError, PRODUCT_VERSION } from '@flightdeck/schemas';
+import pino from 'pino';
+import { createApp } from './app';
+import { ensureSystemAdmin } from './bootstrap';
+import { type ApiConfig, loadApiConfig } from './config';
+import { createDb } from './db/kysely';
+import { migrateToLatest } from './db/migrate';
+import { startServer } from './server';
+
+/** Stand-alone api (the at-scale deployment): metadata DB, metric store reads, bus commands, console. */
+let config: ApiConfig;
+try {
+  config = loadApiConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`flightdeck api: ${err.message}\n`);
+    process.exit(2);
+  }
+  throw err;
+}
+const logger = pino({ level: config.LOG_LEVEL, name: 'api' });
+const db = createDb(config.DATABASE_URL);
+await migrateToLatest(db);
+const admin = await ensureSystemAdmin(db, {
+  email: config.FLIGHTDECK_ADMIN_EMAIL,
+  password: config.FLIGHTDECK_ADMIN_PASSWORD,
+});
+if (admin.created) {
+  process.stdout.write(
+    `First start: system administrator ${admin.email}${admin.password ? ` with password ${admin.password} (shown once)` : ''}\n`,
+  );
+}
+const store = await createMetricStore(config.METRICS_STORE);
+const bus = await createBus(config.NATS_URL);
+const here = dirname(fileURLToPath(import.meta.url));
+const consoleDir = [join(here, '../console/dist'), join(here, '../../console/dist')].find((d) =>
+  existsSync(join(d, 'index.html')),
+);
+const app = createApp({ db, store, bus, config, logger, version: PRODUCT_VERSION, consoleDir });
+const server = await startServer(app, config.PORT);
+logger.info({ port: server.port, store: store.kind, bus: bus.kind }, 'api listening');
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  await bus.close();
+  await store.close();
+  await db.destroy();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
