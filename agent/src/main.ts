@@ -10,7 +10,10 @@ import { createBusTransport } from './transport/bus';
 let config: AgentConfig;
 try {
   config = loadAgentConfig();
-  if (!config.natsUrl) throw new ConfigError(['NATS_URL: the stand-alone agent publishes over NATS: expected nats://host:4222 (got nothing)']);
+  if (!config.natsUrl)
+    throw new ConfigError([
+      'NATS_URL: the stand-alone agent publishes over NATS: expected nats://host:4222 (got nothing)',
+    ]);
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`flightdeck agent: ${err.message}\n`);

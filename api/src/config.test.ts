@@ -72,3 +72,19 @@ describe('loadApiConfig', () => {
     expect(message).not.toContain('"short"');
   });
 });
+
+describe('METRICS_STORE', () => {
+  it('names the variable and the expected form when a QuestDB string is malformed', () => {
+    expect(() => loadApiConfig({ METRICS_STORE: 'questdb:http::pg=db:8812' })).toThrow(
+      /METRICS_STORE: questdb config needs addr=host:port/,
+    );
+  });
+  it('accepts a SQLite path and a QuestDB string', () => {
+    expect(loadApiConfig({ METRICS_STORE: '/var/lib/fd/metrics.db' }).METRICS_STORE).toBe(
+      '/var/lib/fd/metrics.db',
+    );
+    expect(
+      loadApiConfig({ METRICS_STORE: 'questdb:http::addr=questdb:9000;pg=questdb:8812' }).METRICS_STORE,
+    ).toContain('questdb:');
+  });
+});

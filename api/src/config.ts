@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { metricsStoreProblem } from '@flightdeck/collector/store';
 import { env, parseEnv } from '@flightdeck/schemas';
 import { z } from 'zod';
 
@@ -28,7 +29,13 @@ export const ApiEnvSchema = z.object({
    * Metric store: a SQLite file path, or a QuestDB configuration string (`http::addr=host:9000;`).
    * Default `<DATA_DIR>/metrics.db`.
    */
-  METRICS_STORE: z.string().min(1).optional(),
+  METRICS_STORE: z
+    .string()
+    .superRefine((v, ctx) => {
+      const problem = metricsStoreProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   /** NATS server (`nats://host:4222`). Absent: the in-process bus of the embedded mode. */
   NATS_URL: env.url(['nats', 'tls']).optional(),
   /**

@@ -90,6 +90,15 @@ export function seriesField(metric: string, labels: Labels, host?: string): stri
 /** Canonical label string kept with each series: keys sorted, `k=v` joined by commas. */
 export function canonicalLabels(labels: Labels | undefined): string {
   if (!labels) return '';
+  // Hot path (every sample written): one label needs no key array and no sort.
+  let only: string | undefined;
+  let n = 0;
+  for (const k in labels) {
+    if (n++ === 0) only = k;
+    else break;
+  }
+  if (n === 0) return '';
+  if (n === 1) return `${only}=${labels[only!]}`;
   const keys = Object.keys(labels);
   if (keys.length === 0) return '';
   keys.sort();

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAgent, createBusTransport, hostKeyFromHostname, linuxCollectors } from '@flightdeck/agent';
+import {
+  createApp,
+  createDb,
+  ensureSystemAdmin,
+  loadApiConfig,
+  migrateToLatest,
+  startServer,
+} from '@flightdeck/api';
+import { createIngest } from '@flightdeck/collector';
+import { type Bus, createBus } from '@flightdeck/collector/bus';
+import { createMetricStore, type MetricStore } from '@flightdeck/collector/store';
+import { PRODUCT_VERSION } from '@flightdeck/schemas';
+import pino, { type Logger } from 'pino';
+
+export interface RunningFlightdeck {
+  url: string;
+  port: number;
+  /** The first start's administrator, with the generated password when one was made. */
+  admin: { created: boolean; email?: string; password?: string };
+  /** The running parts, for tests and tools that drive them directly. */
+  parts: { bus: Bus; store: MetricStore };
+  /** Stops in order: no new requests, the agent's last batch, the bus delivers what it holds, the store writes it. */
+  stop(): Promise<void>;
+}
+
+/** Finds console/dist from the sources (tsx) or from the bundle in dist/. */
+function consoleDir(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, '../../console/dist'), join(here, '../console/dist')]) {
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * The embedded product in one process: api, collector and a local agent, on the metadata DB and
+ * metric store named by the environment (SQLite files under DATA_DIR by default) and the
+ * in-process bus unless NATS_URL is set.
+ */
+export async function startFlightdeck(
+  env: Record<string, string | undefined> = process.env,
+  logger: Logger = pino({ level: env.LOG_LEVEL ?? 'info' }),
+): Promise<RunningFlightdeck> {
+  const config = loadApiConfig(env);
+  const db = createDb(config.DATABASE_URL);
+  await migrateToLatest(db);
+  const admin = await ensureSystemAdmin(db, {
+    email: config.FLIGHTDECK_ADMIN_EMAIL,
+    password: config.FLIGHTDECK_ADMIN_PASSWORD,
+  });
+  const store = await createMetricStore(config.METRICS_STORE);
+  const bus = await createBus(config.NATS_URL);
+  const collector = createIngest({ bus, store, logger: logger.child({ name: 'collector' }) });
+  await collector.start();
+
+  const app = createApp({
+    db,
+    store,
+    bus,
+    collector,
+    config,
+    logger: logger.child({ name: 'api' }),
+    version: PRODUCT_VERSION,
+    consoleDir: consoleDir(),
+  });
+  const server = await startServer(app, config.PORT);
+
+  const tenant = await firstCustomerTenant(db);
+  const agent = createAgent({
+    transport: createBusTransport(bus),
+    tenant,
+    hostKey: hostKeyFromHostname(hostname()),
+    intervalSeconds: Number(env.AGENT_INTERVAL_S ?? 10),
+    collectors: linuxCollectors(),
+    logger: logger.child({ name: 'agent' }),
+  });
+  await agent.start();
+
+  let stopped: Promise<void> | null = null;
+  return {
+    url: `http://localhost:${config.PORT}`,
+    port: config.PORT,
+    admin,
+    parts: { bus, store },
+    stop() {
+      stopped ??= (async () => {
+        await server.close();
+        await agent.stop();
+        await bus.close();
+        await collector.stop();
+        await store.close();
+        await db.destroy();
+      })();
+      return stopped;
+    },
+  };
+}
+
+async function firstCustomerTenant(db: ReturnType<typeof createDb>): Promise<string> {
+  const row = await db.selectFrom('customers').select('id').orderBy('id').limit(1).executeTakeFirst();
+  return String(row?.id ?? 1);
+}
