@@ -7,6 +7,9 @@ export const ERROR_CODES = [
   'invalid_batch',
   'unauthorized',
   'invalid_credentials',
+  'invalid_code',
+  'passwords_mismatch',
+  'email_taken',
   'forbidden',
   'plan_gated',
   'not_found',
@@ -16,6 +19,7 @@ export const ERROR_CODES = [
   'timeout',
   'bus_unavailable',
   'store_unavailable',
+  'mail_unavailable',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -26,6 +30,9 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_batch: 400,
   unauthorized: 401,
   invalid_credentials: 401,
+  invalid_code: 400,
+  passwords_mismatch: 400,
+  email_taken: 409,
   forbidden: 403,
   plan_gated: 403,
   not_found: 404,
@@ -35,6 +42,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   timeout: 504,
   bus_unavailable: 503,
   store_unavailable: 503,
+  mail_unavailable: 503,
   internal: 500,
 };
 
@@ -44,6 +52,9 @@ export const ERROR_FALLBACK_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   invalid_batch: 'The metric batch is not valid.',
   unauthorized: 'Sign in to continue.',
   invalid_credentials: 'Invalid login: the e-mail or the password is wrong.',
+  invalid_code: 'The code is wrong or has expired. Ask for a new one.',
+  passwords_mismatch: 'The passwords do not match!',
+  email_taken: 'An account with this e-mail already exists. Sign in or recover the password.',
   forbidden: 'You do not have access to this resource.',
   plan_gated: 'This feature is not part of your plan.',
   not_found: 'This page could not be found',
@@ -53,6 +64,7 @@ export const ERROR_FALLBACK_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   timeout: 'The service did not respond in time.',
   bus_unavailable: 'The message bus is not reachable.',
   store_unavailable: 'The metric store is not reachable.',
+  mail_unavailable: 'The e-mail could not be sent. Try again in a few minutes.',
   internal: 'Sorry, an internal error was detected. Wait a few minutes and try again.',
 };
 
