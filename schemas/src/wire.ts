@@ -47,7 +47,8 @@ export type MetricBatch = z.infer<typeof MetricBatch>;
 
 const BatchEnvelope = MetricBatch.extend({ samples: z.array(z.unknown()).min(1).max(MAX_SAMPLES_PER_BATCH) });
 
-function issuePath(path: readonly PropertyKey[]): string {
+/** A zod issue path as one string, e.g. `samples[3].v`. */
+export function zodIssuePath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
   return out;
@@ -64,7 +65,7 @@ export function parseMetricBatch(input: unknown): MetricBatch {
   const env = BatchEnvelope.safeParse(input);
   if (!env.success) {
     const issue = env.error.issues[0]!;
-    throw new InvalidBatchError(issuePath(issue.path), issue.message);
+    throw new InvalidBatchError(zodIssuePath(issue.path), issue.message);
   }
   const samples = env.data.samples;
   for (let i = 0; i < samples.length; i++) {

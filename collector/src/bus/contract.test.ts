@@ -9,8 +9,9 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Bus, CommandTimeoutError } from './contract';
-import { BusClosedError, type BusLogger, createInProcessBus } from './in-process';
+import { createInProcessBus } from './in-process';
 import { createNatsBus } from './nats';
+import { BusClosedError, type BusLogger } from './shared';
 
 const NATS_URL = process.env.NATS_TEST_URL ?? 'nats://127.0.0.1:4222';
 const silentLogger: BusLogger = { warn() {}, error() {} };

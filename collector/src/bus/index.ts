@@ -3,16 +3,9 @@ import { createInProcessBus, type InProcessBusOptions } from './in-process';
 import { createNatsBus, type NatsBusOptions } from './nats';
 
 export * from './contract';
-export {
-  BusClosedError,
-  type BusCommonOptions,
-  type BusLogger,
-  BusUnavailableError,
-  createInProcessBus,
-  type InProcessBus,
-  type InProcessBusOptions,
-} from './in-process';
+export { createInProcessBus, type InProcessBus, type InProcessBusOptions } from './in-process';
 export { createNatsBus, type NatsBus, type NatsBusOptions } from './nats';
+export { BusClosedError, type BusCommonOptions, type BusLogger, BusUnavailableError } from './shared';
 
 /**
  * The bus of this deployment (DESIGN section 2): NATS JetStream when `NATS_URL` is set, the

@@ -3,9 +3,9 @@ import { type JetStreamManager, jetstream, jetstreamManager, StorageType } from 
 import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bus } from './contract';
-import { type BusLogger, BusUnavailableError } from './in-process';
 import { createBus } from './index';
 import { createNatsBus, type NatsBusOptions } from './nats';
+import { type BusLogger, BusUnavailableError } from './shared';
 
 // Kept apart from contract.test.ts on purpose: importing a test file would run its suites again.
 const NATS_URL = process.env.NATS_TEST_URL ?? 'nats://127.0.0.1:4222';

@@ -43,7 +43,7 @@ import {
   defaultLogger,
   parseMessage,
   retryDelayMs,
-} from './in-process';
+} from './shared';
 
 export interface NatsBusOptions extends BusCommonOptions {
   /** One URL or several (`nats://host:4222`). */
