@@ -8,6 +8,11 @@ export class ConfigError extends Error {
   }
 }
 
+/** `scheme://user:secret@host` -> `scheme://user:***@host`: start-up errors never print a password. */
+export function redactUrlPassword(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]*@/i, '$1:***@');
+}
+
 /**
  * Parses environment variables with a zod object whose keys are the variable names. Every problem
  * is listed, each naming the variable, what it expected and what it got; the result is frozen.
@@ -31,7 +36,7 @@ export function parseEnv<T extends z.ZodObject>(
           ? 'nothing'
           : /PASSWORD|SECRET|KEY|TOKEN/.test(name)
             ? '(hidden)'
-            : JSON.stringify(got);
+            : JSON.stringify(redactUrlPassword(got));
       return `${name}: ${issue.message} (got ${shown})`;
     });
     throw new ConfigError(problems);
