@@ -8,7 +8,9 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './env';
 import { ApiError, errorHandler } from './errors';
 import { authRoutes } from './routes/auth/routes';
+import { customerRoutes } from './routes/customer/routes';
 import { healthRoutes } from './routes/health/routes';
+import { userRoutes } from './routes/user/routes';
 
 /** Largest JSON body accepted under /api (attachments go through their own upload call). */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -26,7 +28,9 @@ export function createApiRoutes(deps: AppDeps) {
       }),
     )
     .route('/', healthRoutes(deps))
-    .route('/', authRoutes(deps));
+    .route('/', authRoutes(deps))
+    .route('/', customerRoutes(deps))
+    .route('/', userRoutes(deps));
 }
 export type ApiRoutes = ReturnType<typeof createApiRoutes>;
 

@@ -3,27 +3,10 @@ import { SYSTEM_ADMIN_ROLE } from '@flightdeck/schemas';
 import { hashPassword } from './auth/password';
 import type { Db } from './db/kysely';
 import { createCustomer } from './db/queries/customers';
-import { createPlan } from './db/queries/plans';
+import { getCataloguePlan } from './db/queries/plans';
 import { countUsers, createUser, setUserPreference } from './db/queries/users';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@flightdeck.local';
-
-/** Everything a plan can grant, for the first customer's plan. */
-const ALL_RESOURCES = ['service', 'apm', 'dba_toolkit', 'security', 'reports', 'autopilot', 'copilot'];
-const ALL_PRODUCTS = {
-  cockpit: 1,
-  copilot: 1,
-  autopilot: 1,
-  dba_toolkit: 1,
-  flashback: 1,
-  infrastructure: 1,
-  management: 1,
-  reports: 1,
-  security: 1,
-  services: 1,
-  apm: 1,
-  tower_control: 1,
-};
 
 export type BootstrapResult =
   | { created: false }
@@ -43,9 +26,10 @@ export function generatePassword(length = 20): string {
 }
 
 /**
- * On the first start (no user at all) creates an unlimited plan with every resource, the first
- * customer and its system administrator (role 1, is_admin '1'), with the given credentials or
- * admin@flightdeck.local and a generated password. Later starts change nothing.
+ * On the first start (no user at all) creates the first customer, on the catalogue's Enterprise
+ * plan (every resource, no limits; seeded by migration 0003), and its system administrator (role 1,
+ * is_admin '1'), with the given credentials or admin@flightdeck.local and a generated password.
+ * Later starts change nothing.
  */
 export async function ensureSystemAdmin(
   db: Db,
@@ -60,22 +44,8 @@ export async function ensureSystemAdmin(
     // Checked again inside the transaction: two processes starting together create one admin
     // (the unique e-mail stops the second one's insert if they interleave).
     if ((await countUsers(trx)) > 0) return false;
-    const plan = await createPlan(trx, {
-      name: 'Enterprise',
-      is_freemium: 0,
-      lifetime_days: null,
-      user_limit: null,
-      min_servers: 0,
-      max_servers: null,
-      max_services: null,
-      data_retention_days: null,
-      concurrent_sessions: null,
-      price: 0,
-      instance_quantity: null,
-      resources: JSON.stringify(ALL_RESOURCES),
-      product_permissions: JSON.stringify(ALL_PRODUCTS),
-      deploy_permissions: JSON.stringify({ agent: 1, agentless: 1 }),
-    });
+    const plan = await getCataloguePlan(trx, 'enterprise');
+    if (!plan) throw new Error('the plan catalogue is missing: run the metadata DB migrations first');
     const customer = await createCustomer(trx, { name: 'Flightdeck', email, plan_id: plan.id });
     const admin = await createUser(trx, customer.id, {
       email,

@@ -54,6 +54,19 @@ export const ApiEnvSchema = z.object({
   FLIGHTDECK_ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').optional(),
   /** Hours a session stays valid after sign-in. Default 168 (7 days). */
   SESSION_TTL_HOURS: env.int(168, 1),
+  /**
+   * SMTP server for the sign-up and password-recovery codes: `smtp://user:pass@host:587`
+   * (STARTTLS when the server offers it) or `smtps://user:pass@host:465` (TLS from the start).
+   * Absent: no e-mail is sent; each message, code included, is written to the log at warn level
+   * instead, so a single-machine `npm start` still lets people sign up and recover passwords.
+   */
+  SMTP_URL: env.url(['smtp', 'smtps']).optional(),
+  /** Sender of those e-mails. Default `Flightdeck <no-reply@flightdeck.local>`. */
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .min(3, 'expected a sender such as Name <address@example.com>')
+    .default('Flightdeck <no-reply@flightdeck.local>'),
 });
 export type ApiEnv = z.infer<typeof ApiEnvSchema>;
 

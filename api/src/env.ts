@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { SessionInfo } from './auth/sessions';
 import type { ApiConfig } from './config';
 import type { Db } from './db/kysely';
+import type { Mailer } from './mail/contract';
 
 /** What the app is built from; the start script (or a test) makes each part. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   version: string;
   /** Built console (console/dist); when given, served with an SPA fallback. */
   consoleDir?: string;
+  /** Sends the sign-up and recovery e-mails; absent: built from SMTP_URL (`createMailer`). */
+  mailer?: Mailer;
 }
 
 /** Hono variables of every request: the request id, and the session once `requireSession` ran. */

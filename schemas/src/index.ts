@@ -1,6 +1,8 @@
 export * from './alert-status';
 export * from './api/auth';
+export * from './api/customer';
 export * from './api/health';
+export * from './api/user';
 export * from './chart';
 export * from './config';
 export * from './enums';
@@ -8,6 +10,7 @@ export * from './envelope';
 export * from './errors';
 export * from './format';
 export * from './metrics-catalog';
+export * from './plans';
 export * from './time-range';
 export * from './version';
 export * from './wire';

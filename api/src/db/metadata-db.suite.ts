@@ -216,8 +216,17 @@ export function metadataDbSuite(engine: Engine) {
       expect(admin).toMatchObject({ is_admin: '1', role_code: 1, status: 'ACTIVE' });
       expect(await verifyPassword(admin!.password_hash!, password!)).toBe(true);
       expect(admin!.password_hash).toMatch(/^\$argon2id\$/);
-      const plan = await db.selectFrom('plans').selectAll().executeTakeFirstOrThrow();
-      expect(plan).toMatchObject({ user_limit: null, max_servers: null, max_services: null });
+      const plan = await db
+        .selectFrom('plans')
+        .selectAll()
+        .where('id', '=', (await getCustomer(db, admin!.customer_id))!.plan_id)
+        .executeTakeFirstOrThrow();
+      expect(plan).toMatchObject({
+        name: 'Enterprise',
+        user_limit: null,
+        max_servers: null,
+        max_services: null,
+      });
       expect(JSON.parse(plan.product_permissions)).toMatchObject({ tower_control: 1 });
       expect(JSON.parse(plan.deploy_permissions)).toEqual({ agent: 1, agentless: 1 });
 

@@ -1,6 +1,8 @@
 import { type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './kysely';
 import { initial } from './migrations/0001_initial';
+import { authCodes } from './migrations/0002_auth_codes';
+import { planCatalog } from './migrations/0003_plan_catalog';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -8,6 +10,8 @@ import { initial } from './migrations/0001_initial';
  */
 export const migrations = {
   '0001_initial': initial,
+  '0002_auth_codes': authCodes,
+  '0003_plan_catalog': planCatalog,
 };
 
 /** A migration that failed, with the name of the step. */

@@ -14,6 +14,7 @@ export interface Database {
   sessions: SessionsTable;
   servers: ServersTable;
   services: ServicesTable;
+  auth_codes: AuthCodesTable;
 }
 
 /** JSON kept as text: written as a string, read as a string. */
@@ -46,6 +47,11 @@ export interface PlansTable {
   /** `plataform_permitions.deploy`: `{agent, agentless}`, JSON. */
   deploy_permissions: Defaulted<JsonText>;
   created_at: UnixSeconds;
+  /** Stable code of a catalogue plan (`freemium`, `standard`, `enterprise`); null for a plan made by hand. */
+  code: Defaulted<string | null>;
+  description: Defaulted<string | null>;
+  /** Days back the flashbacks may look; null = unlimited. */
+  max_flashback_days: Defaulted<number | null>;
 }
 
 export const CUSTOMER_STATUSES = ['active', 'suspended', 'canceled'] as const;
@@ -167,3 +173,22 @@ export type Server = Selectable<ServersTable>;
 export type NewServer = Insertable<ServersTable>;
 export type Service = Selectable<ServicesTable>;
 export type NewService = Insertable<ServicesTable>;
+
+export type AuthCodePurpose = 'signup' | 'recovery';
+
+/** Sign-up and recovery codes (migration 0002): one live row per (purpose, e-mail). */
+export interface AuthCodesTable {
+  id: Generated<number>;
+  purpose: AuthCodePurpose;
+  /** Lower-case e-mail the code was sent to. */
+  email: string;
+  /** SHA-256 of the code, hex. */
+  code_hash: string;
+  /** JSON text: for sign-up the account to create; null for recovery. */
+  payload: string | null;
+  /** Wrong tries so far; at the maximum the code is dead. */
+  attempts: number;
+  expires_at: UnixSeconds;
+  used_at: UnixSeconds | null;
+  created_at: UnixSeconds;
+}

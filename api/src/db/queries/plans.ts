@@ -14,3 +14,31 @@ export async function createPlan(db: Db, plan: Omit<NewPlan, 'created_at'>): Pro
 export async function getPlan(db: Db, planId: number): Promise<Plan | undefined> {
   return db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst();
 }
+
+/** A plan row, catalogue columns included. */
+export type CataloguePlan = Plan;
+
+/** Codes of the catalogue seeded by migration 0003. */
+export const CATALOGUE_PLAN_CODES = ['freemium', 'standard', 'enterprise'] as const;
+export type CataloguePlanCode = (typeof CATALOGUE_PLAN_CODES)[number];
+
+/** A plan with its catalogue columns (null for those of a plan made by hand). */
+export async function getPlanWithCatalogue(db: Db, planId: number): Promise<CataloguePlan | undefined> {
+  return db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst();
+}
+
+/** The catalogue plan with this code; undefined before migration 0003 has run. */
+export async function getCataloguePlan(db: Db, code: CataloguePlanCode): Promise<CataloguePlan | undefined> {
+  return db.selectFrom('plans').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+/** Every catalogue plan (those with a code), cheapest first. */
+export async function listCataloguePlans(db: Db): Promise<CataloguePlan[]> {
+  return db
+    .selectFrom('plans')
+    .selectAll()
+    .where('code', 'is not', null)
+    .orderBy('price')
+    .orderBy('id')
+    .execute();
+}

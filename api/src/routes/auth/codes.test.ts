@@ -1,0 +1,3 @@
+import { authCodesSuite } from './codes.suite';
+
+authCodesSuite('sqlite');
