@@ -24,5 +24,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 400,
+    rollupOptions: {
+      treeshake: {
+        // The shared schemas only declare zod schemas and pure functions: a module of it that the
+        // console does not use (metric catalogue, bus messages...) can be left out of the bundle.
+        moduleSideEffects: (id) => !/[\\/]schemas[\\/]src[\\/]/.test(id),
+      },
+    },
   },
 });

@@ -1,9 +1,10 @@
 import { describe, expect } from 'vitest';
 import en from '../src/i18n/en.json';
 import es from '../src/i18n/es.json';
-import { admin, scrollsSideways, signInThroughApi, test } from './support/fixtures';
+import { admin, scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
 
 const COMPONENTS = ['bus', 'metadata_db', 'metric_store', 'collector'] as const;
+const HOME = '/flightdeck/cockpit/master_warning';
 
 describe('access', () => {
   test('a visitor without a session who opens /about lands on /signin?redirect=/about', async ({ page }) => {
@@ -16,18 +17,23 @@ describe('access', () => {
     expect(await page.title()).toBe(`Flightdeck - ${en.auth.signIn.pageTitle}`);
   });
 
-  test('the root path goes to /about, which asks for a session', async ({ page }) => {
+  test('the root path goes to the master warning page, which asks a visitor to sign in', async ({ page }) => {
     await page.goto('/');
     await page.waitForURL((url) => url.pathname === '/signin');
-    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/about');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe(HOME);
   });
 
-  test('an unknown route shows the not-found page with a Go Back link to /', async ({ page }) => {
-    await page.goto('/no/such/page');
-    await page.getByText(en.errorPage.notFound.message, { exact: true }).waitFor();
-    const goBack = page.getByRole('link', { name: en.errorPage.goBack });
-    expect(await goBack.getAttribute('href')).toBe('/');
-    expect(await page.title()).toBe(en.errorPage.notFound.tabTitle);
+  test('the open pages open without a session', async ({ page }) => {
+    for (const [path, heading] of [
+      ['/signup', en.auth.signUp.heading],
+      ['/signin/recovery/password', en.auth.recovery.heading],
+      ['/terms', en.legal.terms],
+      ['/privacy', en.legal.privacy],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(path);
+    }
   });
 });
 
@@ -51,20 +57,37 @@ describe('sign-in', () => {
     await page.getByText(en.auth.signIn.passwordRequired).waitFor();
   });
 
-  test('signing in with the keyboard alone lands on /about with the admin and every component ok', async ({
+  test('the sign-in page links to sign-up and password recovery', async ({ page }) => {
+    await page.goto('/signin');
+    expect(await page.getByRole('link', { name: en.auth.signIn.signUp }).getAttribute('href')).toBe(
+      '/signup',
+    );
+    await page.getByRole('link', { name: en.auth.signIn.forgot }).click();
+    await page.waitForURL((url) => url.pathname === '/signin/recovery/password');
+  });
+
+  test('signing in with the keyboard alone goes through the home page back to /about, every component ok', async ({
     page,
   }) => {
+    await signInThroughApi(page); // marks the welcome banner as seen, then signs out again below
+    await page.context().clearCookies();
     await page.goto('/about');
     await page.waitForURL((url) => url.pathname === '/signin');
     // The e-mail field has the focus on arrival; Tab moves to the password, Enter submits.
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')), { timeout: 10_000 })
       .toBe('email');
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame())
+        visited.push(new URL(frame.url()).pathname + new URL(frame.url()).search);
+    });
     await page.keyboard.type(admin.email);
     await page.keyboard.press('Tab');
     await page.keyboard.type(admin.password);
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/about');
+    expect(visited).toContain(`${HOME}?do_redirect=/about`);
 
     await page.getByTestId('user-email').getByText(admin.email).waitFor();
     expect(await page.title()).toBe(`Flightdeck - ${en.about.pageTitle}`);
@@ -85,18 +108,32 @@ describe('sign-in', () => {
     }
   });
 
-  test('/managements/about shows the same page, and signing out returns to /signin', async ({ page }) => {
+  test('a redirect to another site is dropped: sign-in lands on the home page', async ({ page }) => {
+    await page.goto('/signin?redirect=https://evil.example/');
+    await page.getByLabel(en.auth.signIn.email).fill(admin.email);
+    await page.getByLabel(new RegExp(`^${en.auth.signIn.password}`)).fill(admin.password);
+    await page.getByRole('button', { name: en.auth.signIn.submit }).click();
+    await page.waitForURL((url) => url.pathname === HOME);
+    expect(new URL(page.url()).search).toBe('');
+    // The master warning page is built by the alert issue: until then its route is not found.
+    await page.getByTestId('error-page').getByText(en.errorPage.notFound.message).waitFor();
+  });
+
+  test('/managements/about shows the same page in the shell, and signing out returns to /signin', async ({
+    page,
+  }) => {
     await signInThroughApi(page);
     await page.goto('/managements/about');
     await page.getByTestId('user-email').getByText(admin.email).waitFor();
-    await page.getByRole('button', { name: en.about.signOut }).click();
+    expect(await page.title()).toBe(`Flightdeck - ${en.menu.management} - ${en.menu.about}`);
+    await page.getByTestId('user-card').getByRole('button', { name: en.about.signOut }).click();
     await page.waitForURL((url) => url.pathname === '/signin');
     await page.goto('/about');
     await page.waitForURL((url) => url.pathname === '/signin');
   });
 });
 
-describe('preferences', () => {
+describe('preferences before signing in', () => {
   test('switching the language to Español changes the texts and is remembered', async ({ page }) => {
     await page.goto('/signin');
     await page.getByRole('heading', { name: en.auth.signIn.heading }).waitFor();
@@ -128,7 +165,7 @@ describe('preferences', () => {
   });
 });
 
-describe('layout', () => {
+describe('layout of the open pages', () => {
   for (const width of [360, 1440]) {
     test(`the sign-in page fits ${width} px without sideways scrolling`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
@@ -139,10 +176,18 @@ describe('layout', () => {
       expect(await scrollsSideways(page)).toBe(false);
     });
 
+    test(`the sign-up page fits ${width} px without sideways scrolling`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/signup');
+      await page.getByRole('button', { name: en.auth.signUp.submit }).waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+    });
+
     test(`the about page fits ${width} px without sideways scrolling`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await signInThroughApi(page);
       await page.goto('/about');
+      await waitForShell(page);
       await page.getByTestId('state-collector').waitFor();
       expect(await scrollsSideways(page)).toBe(false);
     });

@@ -10,11 +10,13 @@ import { colorSchemeManager, theme } from './app/theme';
 import { initI18n } from './i18n';
 import { installChunkReload } from './lib/chunk-reload';
 
-initI18n();
 installChunkReload();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+// The first paint waits for the translation file of the user's language (a few kB).
+await initI18n();
 
 createRoot(root).render(
   <StrictMode>

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore } from '@flightdeck/collector/store';
@@ -7,17 +6,7 @@ import type { MetricBatch } from '@flightdeck/schemas';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFlightdeck } from './all-in-one';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './product-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'fd-all-in-one-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,6 +6,7 @@ import { assertChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
 export const baseURL = inject('baseURL');
 export const admin = { email: inject('adminEmail'), password: inject('adminPassword') };
+export const mailDir = inject('mailDir');
 
 const screenshotDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
@@ -60,10 +61,29 @@ function slug(text: string): string {
     .slice(0, 80);
 }
 
-/** Signs the page's context in through the API, as the sign-in form would (sets the session cookie). */
-export async function signInThroughApi(page: Page): Promise<void> {
-  const response = await page.context().request.post('/api/signin', { data: admin });
+/**
+ * Signs the page's context in through the API, as the sign-in form would (sets the session cookie).
+ * The welcome banner is marked as seen unless `keepBanner`, so it does not cover the page under test.
+ */
+export async function signInThroughApi(
+  page: Page,
+  options: { email?: string; password?: string; keepBanner?: boolean } = {},
+): Promise<void> {
+  const request = page.context().request;
+  const credentials = { email: options.email ?? admin.email, password: options.password ?? admin.password };
+  const response = await request.post('/api/signin', { data: credentials });
   if (!response.ok()) throw new Error(`sign-in failed: HTTP ${response.status()} ${await response.text()}`);
+  if (!options.keepBanner) {
+    const saved = await request.post('/api/user/set_preference', {
+      data: { preference: 'first_access_banner', value: '0' },
+    });
+    if (!saved.ok()) throw new Error(`set_preference failed: HTTP ${saved.status()} ${await saved.text()}`);
+  }
+}
+
+/** Waits until the shell shows its page title (the session, plan and menu have loaded). */
+export async function waitForShell(page: Page): Promise<void> {
+  await page.getByTestId('page-title').waitFor();
 }
 
 /** True when the document is wider than the window, i.e. the page scrolls sideways. */

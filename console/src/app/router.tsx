@@ -1,4 +1,3 @@
-import { Center, Loader } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import {
   createRootRouteWithContext,
@@ -10,13 +9,18 @@ import {
   Outlet,
   type ParsedLocation,
   redirect,
+  retainSearchParams,
 } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
 import { sessionQuery } from '../features/auth/queries';
+import { menuQuery, planInfoQuery } from '../features/plan/queries';
+import { preferencesQuery } from '../features/preferences/queries';
 import { ApiError, onSessionEnd } from '../lib/api-client';
-import { HOME_PATH } from '../lib/redirect';
+import { HOME_PATH, rewriteTmsPath, safeRedirect } from '../lib/redirect';
 import { queryClient } from './query-client';
+import './route-meta';
 import { NotFoundPage, RouteErrorPage } from './shell/ErrorPage';
+import { LoadingScreen } from './shell/LoadingScreen';
+import { SHELL_SEARCH_KEYS, validateShellSearch } from './time-range';
 
 interface RouterContext {
   queryClient: QueryClient;
@@ -26,53 +30,66 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Outlet,
   notFoundComponent: NotFoundPage,
   errorComponent: RouteErrorPage,
+  // Spec 2: any path holding /tms/ is the same page under /ground_control/.
+  beforeLoad: ({ location }) => {
+    const rewritten = rewriteTmsPath(location.pathname);
+    if (rewritten) {
+      throw redirect({
+        href: `${rewritten}${location.searchStr}${location.hash ? `#${location.hash}` : ''}`,
+        replace: true,
+      });
+    }
+  },
 });
 
-/**
- * Guard of every signed-in page: asks the API who is signed in (cached for a minute). A 401 sends
- * the visitor to /signin with the wanted page in `redirect` (spec 2, access rules).
- */
-async function requireSession({ context, location }: { context: RouterContext; location: ParsedLocation }) {
-  try {
-    await context.queryClient.ensureQueryData(sessionQuery);
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-      throw redirect({ to: '/signin', search: { redirect: location.href }, replace: true });
-    }
-    throw error;
-  }
-}
+// ---------------------------------------------------------------------------------------------
+// Open pages: sign-in, sign-up, password recovery, legal texts. Each is its own chunk.
 
 const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
   beforeLoad: () => {
-    throw redirect({ to: HOME_PATH, replace: true });
+    throw redirect({ href: HOME_PATH, replace: true });
   },
 });
+
+const redirectSearch = (search: Record<string, unknown>): { redirect?: string } =>
+  typeof search.redirect === 'string' ? { redirect: search.redirect } : {};
+const emailSearch = (search: Record<string, unknown>): { email?: string } =>
+  typeof search.email === 'string' ? { email: search.email } : {};
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/signin',
-  validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
-    typeof search.redirect === 'string' ? { redirect: search.redirect } : {},
+  validateSearch: redirectSearch,
   component: lazyRouteComponent(() => import('../features/auth/SignInPage'), 'SignInPage'),
 });
 
-const AboutPage = lazyRouteComponent(() => import('../features/about/AboutPage'), 'AboutPage');
-
-const aboutRoute = createRoute({
+const recoveryPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/about',
-  beforeLoad: requireSession,
-  component: AboutPage,
+  path: '/signin/recovery/password',
+  validateSearch: emailSearch,
+  component: lazyRouteComponent(() => import('../features/auth/RecoveryPage'), 'RecoveryPage'),
 });
 
-const managementsAboutRoute = createRoute({
+const recoveryCancelRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/managements/about',
-  beforeLoad: requireSession,
-  component: AboutPage,
+  path: '/signin/recovery/cancel',
+  validateSearch: emailSearch,
+  component: lazyRouteComponent(() => import('../features/auth/RecoveryCancelPage'), 'RecoveryCancelPage'),
+});
+
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signup',
+  component: lazyRouteComponent(() => import('../features/auth/SignUpPage'), 'SignUpPage'),
+});
+
+const verifyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signup/verify',
+  validateSearch: emailSearch,
+  component: lazyRouteComponent(() => import('../features/auth/VerifyEmailPage'), 'VerifyEmailPage'),
 });
 
 const termsRoute = createRoute({
@@ -87,13 +104,111 @@ const privacyRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/legal/LegalPage'), 'PrivacyPage'),
 });
 
+// ---------------------------------------------------------------------------------------------
+// Signed-in pages: everything else, inside the shell.
+
+/**
+ * Guard of every signed-in page: asks the API who is signed in (cached for a minute). A 401 or 403
+ * sends the visitor to /signin with the wanted page in `redirect` (spec 2, access rules).
+ */
+async function requireSession({ context, location }: { context: RouterContext; location: ParsedLocation }) {
+  try {
+    await context.queryClient.ensureQueryData(sessionQuery);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      throw redirect({ to: '/signin', search: { redirect: location.href }, replace: true });
+    }
+    throw error;
+  }
+}
+
+/** Loads what the shell needs before it shows; a failure is logged and the shell shows anyway (spec 8). */
+async function loadShellData(client: QueryClient): Promise<void> {
+  const results = await Promise.allSettled([
+    client.ensureQueryData(planInfoQuery),
+    client.ensureQueryData(menuQuery),
+    client.ensureQueryData(preferencesQuery),
+  ]);
+  for (const result of results) {
+    if (result.status === 'rejected') console.error('the shell could not load its data', result.reason);
+  }
+}
+
+const shellRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'shell',
+  validateSearch: validateShellSearch,
+  search: { middlewares: [retainSearchParams([...SHELL_SEARCH_KEYS])] },
+  beforeLoad: async ({ context, location }) => {
+    await requireSession({ context, location });
+    // After sign-in the home page carries the requested page in do_redirect (spec 2).
+    const wanted = (location.search as Record<string, unknown>).do_redirect;
+    if (location.pathname === HOME_PATH && typeof wanted === 'string') {
+      const target = safeRedirect(wanted);
+      throw redirect({ href: target, replace: true });
+    }
+  },
+  loader: ({ context }) => loadShellData(context.queryClient),
+  pendingComponent: LoadingScreen,
+  pendingMs: 0,
+  // The loading screen goes as soon as the shell can show: no minimum on screen (the default
+  // 500 ms would add up to half a second to every first navigation).
+  pendingMinMs: 0,
+  component: lazyRouteComponent(() => import('./shell/Shell'), 'Shell'),
+});
+
+const ShellErrorPage = lazyRouteComponent(() => import('./shell/ShellErrorPage'), 'ShellRouteError');
+const AboutPage = lazyRouteComponent(() => import('../features/about/AboutPage'), 'AboutPage');
+
+const aboutRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/about',
+  staticData: { titleKey: 'about.pageTitle', icon: 'info', usesRefresh: true },
+  errorComponent: ShellErrorPage,
+  component: AboutPage,
+});
+
+const managementsAboutRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/managements/about',
+  staticData: { titleKey: 'about.pageTitle', icon: 'info', usesRefresh: true },
+  errorComponent: ShellErrorPage,
+  component: AboutPage,
+});
+
+/** Spec 2 lists /test among its test pages: here it checks one plan resource through the route gate. */
+const planCheckRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/test',
+  validateSearch: (search: Record<string, unknown>): { resource?: string } =>
+    typeof search.resource === 'string' ? { resource: search.resource } : {},
+  staticData: {
+    titleKey: 'planCheck.pageTitle',
+    icon: 'shield',
+    resource: (search) => (typeof search.resource === 'string' ? search.resource : undefined),
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/plan/PlanCheckPage'), 'PlanCheckPage'),
+});
+
+/** Any other path of a signed-in user: the not-found page inside the shell (spec 2 and 8). */
+const shellNotFoundRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '$',
+  staticData: { ownsTabTitle: true },
+  component: lazyRouteComponent(() => import('./shell/ShellErrorPage'), 'ShellNotFound'),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   signInRoute,
-  aboutRoute,
-  managementsAboutRoute,
+  recoveryPasswordRoute,
+  recoveryCancelRoute,
+  signUpRoute,
+  verifyRoute,
   termsRoute,
   privacyRoute,
+  shellRoute.addChildren([aboutRoute, managementsAboutRoute, planCheckRoute, shellNotFoundRoute]),
 ]);
 
 export const router = createRouter({
@@ -102,22 +217,13 @@ export const router = createRouter({
   defaultPreload: 'intent',
   // Query data is TanStack Query's business; the router only decides where to go.
   defaultPreloadStaleTime: 0,
-  defaultPendingComponent: PendingPage,
+  defaultPendingComponent: LoadingScreen,
   defaultPendingMs: 300,
   parseSearch: defaultParseSearch,
   // "/signin?redirect=/about" reads better than %2F, and "/" is legal in a query string.
   stringifySearch: (search) => defaultStringifySearch(search).replace(/%2F/gi, '/'),
   scrollRestoration: true,
 });
-
-function PendingPage() {
-  const { t } = useTranslation();
-  return (
-    <Center mih="100dvh">
-      <Loader aria-label={t('common.loading')} />
-    </Center>
-  );
-}
 
 // A 403 from any call: forget what was cached, end the server session, sign in again (spec 4).
 onSessionEnd(() => {

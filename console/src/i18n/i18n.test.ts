@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMPONENT_STATES, CollectorComponentHealth, ERROR_CODES } from '@flightdeck/schemas';
+import {
+  COMPONENT_STATES,
+  CollectorComponentHealth,
+  ERROR_CODES,
+  TIME_RANGE_TYPES,
+} from '@flightdeck/schemas';
 import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { COMPONENT_NAMES } from '../features/about/api';
@@ -72,6 +77,7 @@ describe('translations', () => {
       ...COMPONENT_STATES.map((state) => `about.states.${state}`),
       ...counters.map((counter) => `about.counters.${counter}`),
       ...LOCALES.map((locale) => `common.languages.${locale}`),
+      ...TIME_RANGE_TYPES.map((type) => `shell.period.types.${type}`),
     ];
     for (const key of keys) expect(leafValue(en, key), key).toBeTypeOf('string');
   });

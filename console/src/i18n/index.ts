@@ -1,31 +1,51 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
-import es from './es.json';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale, localeCookie, readLocaleCookie } from './locale';
-import pt from './pt.json';
 
 export { LOCALES, type Locale } from './locale';
 
-/** All three dictionaries are bundled: together they weigh a few kB, less than a second request. */
-export const resources = {
-  en: { translation: en },
-  es: { translation: es },
-  pt: { translation: pt },
-} as const;
+type Dictionary = Record<string, unknown>;
 
-/** Starts i18next with the language remembered in the `locale` cookie (English when there is none). */
-export function initI18n(): typeof i18next {
-  const lng = readLocaleCookie(document.cookie) ?? DEFAULT_LOCALE;
-  void i18next.use(initReactI18next).init({
-    resources,
-    lng,
+/**
+ * One translation file per language, each its own chunk: a page loads only the language it shows,
+ * and another one when the user switches to it.
+ */
+const DICTIONARIES: Readonly<Record<Locale, () => Promise<{ default: Dictionary }>>> = {
+  en: () => import('./en.json'),
+  es: () => import('./es.json'),
+  pt: () => import('./pt.json'),
+};
+
+async function loadDictionary(locale: Locale): Promise<void> {
+  if (i18next.hasResourceBundle(locale, 'translation')) return;
+  const { default: dictionary } = await DICTIONARIES[locale]();
+  i18next.addResourceBundle(locale, 'translation', dictionary, true, true);
+}
+
+/**
+ * Starts i18next with the language remembered in the `locale` cookie (English when there is none)
+ * and loads its translation file. A file that cannot load is logged and English is used instead.
+ */
+export async function initI18n(): Promise<typeof i18next> {
+  const wanted = readLocaleCookie(document.cookie) ?? DEFAULT_LOCALE;
+  await i18next.use(initReactI18next).init({
+    resources: {},
+    lng: wanted,
     fallbackLng: DEFAULT_LOCALE,
     supportedLngs: [...LOCALES],
     interpolation: { escapeValue: false },
     returnNull: false,
     initAsync: false,
   });
+  let lng: Locale = wanted;
+  try {
+    await loadDictionary(wanted);
+  } catch (err) {
+    console.error(`the ${wanted} translation file could not be loaded`, err);
+    lng = DEFAULT_LOCALE;
+    await loadDictionary(DEFAULT_LOCALE);
+  }
+  await i18next.changeLanguage(lng);
   document.documentElement.lang = lng;
   return i18next;
 }
@@ -37,16 +57,18 @@ export function currentLocale(): Locale {
 
 /**
  * Switches the language and remembers it for 365 days. Choosing the current language does nothing;
- * a failed change is logged and leaves the language as it was (spec 5 and 8).
+ * a translation file that cannot load, or a failed change, is logged and leaves the language as it
+ * was (spec 5 and 8).
  */
 export async function setLocale(locale: Locale): Promise<void> {
   if (locale === currentLocale()) return;
   try {
+    await loadDictionary(locale);
     await i18next.changeLanguage(locale);
     // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from the browsers of many users still
     document.cookie = localeCookie(locale);
     document.documentElement.lang = locale;
   } catch (err) {
-    console.error('language change failed', err);
+    console.error(`the language could not be changed to ${locale}`, err);
   }
 }

@@ -1,8 +1,11 @@
 import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** Flips between light and dark; the choice is remembered by Mantine's colour-scheme manager. */
-export function ColorSchemeToggle() {
+/**
+ * Flips between light and dark; the choice is remembered by Mantine's colour-scheme manager. The
+ * shell passes `onChange` to also save it as the user's preference.
+ */
+export function ColorSchemeToggle({ onChange }: { onChange?: (scheme: 'light' | 'dark') => void }) {
   const { t } = useTranslation();
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
@@ -15,7 +18,11 @@ export function ColorSchemeToggle() {
       aria-label={label}
       title={label}
       data-testid="color-scheme-toggle"
-      onClick={() => setColorScheme(isDark ? 'light' : 'dark')}
+      onClick={() => {
+        const next = isDark ? 'light' : 'dark';
+        setColorScheme(next);
+        onChange?.(next);
+      }}
     >
       {isDark ? <SunIcon /> : <MoonIcon />}
     </ActionIcon>

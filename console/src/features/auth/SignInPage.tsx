@@ -1,7 +1,18 @@
 import type { SigninRequest } from '@flightdeck/schemas';
-import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthLayout } from '../../app/shell/AuthLayout';
@@ -9,9 +20,8 @@ import { LogoMark } from '../../app/shell/Logo';
 import { errorMessage } from '../../i18n/error-message';
 import { ApiError } from '../../lib/api-client';
 import { usePageTitle } from '../../lib/page-title';
-import { safeRedirect } from '../../lib/redirect';
+import { afterSignInPath } from '../../lib/redirect';
 import { signIn } from './api';
-import { sessionQuery } from './queries';
 
 const route = getRouteApi('/signin');
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
@@ -35,8 +45,9 @@ export function SignInPage() {
   const mutation = useMutation({
     mutationFn: signIn,
     onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: sessionQuery.queryKey });
-      await navigate({ href: safeRedirect(redirect), replace: true });
+      // Whatever an earlier session cached (menu, plan, preferences) belongs to that session.
+      queryClient.clear();
+      await navigate({ href: afterSignInPath(redirect), replace: true });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.code === 'invalid_credentials') {
@@ -137,9 +148,25 @@ export function SignInPage() {
                 'aria-label': passwordVisible ? t('auth.signIn.hidePassword') : t('auth.signIn.showPassword'),
               }}
             />
-            <Button type="submit" fullWidth size="md" mt="xs" loading={mutation.isPending}>
+            <Group justify="flex-end" mt={-8}>
+              <Anchor
+                component={Link}
+                to="/signin/recovery/password"
+                search={{ email: email.trim() || undefined } as never}
+                size="sm"
+              >
+                {t('auth.signIn.forgot')}
+              </Anchor>
+            </Group>
+            <Button type="submit" fullWidth size="md" loading={mutation.isPending}>
               {t('auth.signIn.submit')}
             </Button>
+            <Text size="sm" ta="center">
+              {t('auth.signIn.noAccount')}{' '}
+              <Anchor component={Link} to="/signup" fw={600}>
+                {t('auth.signIn.signUp')}
+              </Anchor>
+            </Text>
           </Stack>
         </form>
       </Paper>

@@ -1,4 +1,15 @@
-import { AuthUser, DEFAULT_LOGIN_TYPE, SigninData, type SigninRequest } from '@flightdeck/schemas';
+import {
+  AuthUser,
+  DEFAULT_LOGIN_TYPE,
+  type DestroyCodeRequest,
+  type EmailVerificationRequest,
+  type PasswordRecoveryRequest,
+  type PasswordVerifyCodeRequest,
+  type RecoveryPasswordRequest,
+  SigninData,
+  type SigninRequest,
+  type SignupRequest,
+} from '@flightdeck/schemas';
 import { z } from 'zod';
 import { api } from '../../lib/api-client';
 
@@ -22,4 +33,30 @@ export function checkSession() {
 
 export function signOut() {
   return api.post('/logout', undefined, z.null());
+}
+
+/** Freemium sign-up with the product's own credentials: e-mails a 6-digit code. */
+export function signUp(body: SignupRequest) {
+  return api.post(`/signup/${DEFAULT_LOGIN_TYPE}/register`, body, z.unknown());
+}
+
+/** Confirms the e-mailed code; the server creates the account and signs it in (cookie set). */
+export function verifyEmail(body: EmailVerificationRequest) {
+  return api.post('/signup/email_verification', body, SigninData);
+}
+
+export function requestPasswordRecovery(body: PasswordRecoveryRequest) {
+  return api.post(`/auth/${DEFAULT_LOGIN_TYPE}/password_recovery`, body, z.unknown());
+}
+
+export function verifyRecoveryCode(body: PasswordVerifyCodeRequest) {
+  return api.post(`/auth/${DEFAULT_LOGIN_TYPE}/password_verify_code`, body, z.unknown());
+}
+
+export function destroyRecoveryCode(body: DestroyCodeRequest) {
+  return api.post(`/auth/${DEFAULT_LOGIN_TYPE}/destroy_code`, body, z.unknown());
+}
+
+export function recoverPassword(body: RecoveryPasswordRequest) {
+  return api.post(`/auth/${DEFAULT_LOGIN_TYPE}/recovery_password`, body, z.unknown());
 }
