@@ -110,6 +110,37 @@ export function parseMetricBatch(input: unknown): MetricBatch {
   return input as MetricBatch;
 }
 
+/** What a host is: sent by the agent at start and whenever it changes. */
+export const HostInventory = z
+  .object({
+    hostname: z.string().min(1).max(255),
+    os: z.string().max(255),
+    os_version: z.string().max(255).optional(),
+    kernel: z.string().max(255).optional(),
+    platform: z.enum(['linux', 'windows', 'darwin', 'other']),
+    architecture: z.string().max(32),
+    cores: z.number().int().nonnegative(),
+    memory_bytes: z.number().nonnegative(),
+    swap_bytes: z.number().nonnegative(),
+    ips: z.array(z.string().max(64)).max(64),
+    /** True when the agent runs in a container and reads the host through mounted /proc and /sys. */
+    containerized: z.boolean().optional(),
+  })
+  .strict();
+export type HostInventory = z.infer<typeof HostInventory>;
+
+/** One process of a host's top lists. */
+export const ProcessSnapshot = z
+  .object({
+    pid: z.number().int().nonnegative(),
+    user: z.string().max(128),
+    command: z.string().max(2048),
+    cpu_pct: z.number().nonnegative(),
+    mem_bytes: z.number().nonnegative(),
+  })
+  .strict();
+export type ProcessSnapshot = z.infer<typeof ProcessSnapshot>;
+
 /** `fd.hb.<tenant>.<host>`: an agent's heartbeat, sent every interval. */
 export const Heartbeat = z
   .object({
@@ -121,6 +152,13 @@ export const Heartbeat = z
     spool_depth: z.number().int().nonnegative(),
     spool_dropped: z.number().int().nonnegative().default(0),
     ts: z.number().int().positive(),
+    /** Present on the first heartbeat after start and whenever the inventory changed. */
+    inventory: HostInventory.optional(),
+    /** Top processes by CPU and by memory (up to 10 each) at this heartbeat. */
+    top_processes: z
+      .object({ by_cpu: z.array(ProcessSnapshot).max(10), by_memory: z.array(ProcessSnapshot).max(10) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Heartbeat = z.infer<typeof Heartbeat>;
