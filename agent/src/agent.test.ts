@@ -1,9 +1,12 @@
-import { Heartbeat, MetricBatch, PRODUCT_VERSION } from '@flightdeck/schemas';
+import { join } from 'node:path';
+import { Heartbeat, type HostInventory, MetricBatch, PRODUCT_VERSION } from '@flightdeck/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from './agent';
 import type { Collector } from './collectors/contract';
+import { processCollector } from './collectors/linux/processes';
 import { linuxCollectors } from './collectors/registry';
 import {
+  FIXTURES,
   fakeStatfs,
   recordingLogger,
   recordingTransport,
@@ -187,5 +190,100 @@ describe('createAgent on a schedule', () => {
     expect(batches).toHaveLength(2);
     expect(maxActive).toBe(1);
     await agent.stop();
+  });
+});
+
+describe('createAgent heartbeat contents', () => {
+  const inventoryOf = (ips: string[]): HostInventory => ({
+    hostname: 'web-01',
+    os: 'Debian GNU/Linux 12 (bookworm)',
+    platform: 'linux',
+    architecture: 'x86_64',
+    cores: 2,
+    memory_bytes: 1024,
+    swap_bytes: 0,
+    ips,
+  });
+
+  it('carries the inventory on the first heartbeat and again only when it changed', async () => {
+    const { transport, heartbeats } = recordingTransport();
+    let current = inventoryOf(['192.0.2.2']);
+    const agent = createAgent({
+      ...base,
+      transport,
+      logger: recordingLogger().logger,
+      collectors: [constant('a')],
+      // A new object every read, keys in another order: compared by content, not identity.
+      inventory: () =>
+        Object.fromEntries(Object.entries(structuredClone(current)).reverse()) as HostInventory,
+    });
+    await agent.runOnce();
+    await agent.runOnce();
+    current = inventoryOf(['192.0.2.2', '198.51.100.7']);
+    await agent.runOnce();
+    await agent.runOnce();
+    expect(heartbeats.map((hb) => Heartbeat.parse(hb).inventory?.ips)).toEqual([
+      ['192.0.2.2'],
+      undefined,
+      ['192.0.2.2', '198.51.100.7'],
+      undefined,
+    ]);
+  });
+
+  it('sends the inventory again after a heartbeat carrying it was not published', async () => {
+    const { transport, heartbeats, state } = recordingTransport();
+    const agent = createAgent({
+      ...base,
+      transport,
+      logger: recordingLogger().logger,
+      collectors: [constant('a')],
+      inventory: () => inventoryOf(['192.0.2.2']),
+    });
+    state.fail = new TransportError('bus down');
+    await agent.runOnce();
+    state.fail = undefined;
+    await agent.runOnce();
+    await agent.runOnce();
+    expect(heartbeats.map((hb) => hb.inventory !== undefined)).toEqual([true, false]);
+  });
+
+  it('reads the inventory of procRoot by default', async () => {
+    const { transport, heartbeats } = recordingTransport();
+    const agent = createAgent({
+      ...base,
+      transport,
+      procRoot: join(FIXTURES, 'host-1/proc'),
+      logger: recordingLogger().logger,
+      collectors: [constant('a')],
+    });
+    await agent.runOnce();
+    expect(heartbeats[0]?.inventory).toMatchObject({ os: 'Debian GNU/Linux 12 (bookworm)', cores: 2 });
+  });
+
+  it('carries the top processes of the process collector, and none when it failed', async () => {
+    const { transport, heartbeats } = recordingTransport();
+    const { logger } = recordingLogger();
+    const proc = processCollector({ pageSize: 4096 });
+    let fail = false;
+    const flaky: Collector = {
+      name: proc.name,
+      collect: (ctx) => (fail ? Promise.reject(new Error('nope')) : proc.collect(ctx)),
+      heartbeat: () => proc.heartbeat?.(),
+    };
+    const agent = createAgent({
+      ...base,
+      transport,
+      procRoot: join(FIXTURES, 'host-1/proc'),
+      logger,
+      collectors: [flaky],
+      inventory: false,
+    });
+    await agent.runOnce();
+    fail = true;
+    await agent.runOnce();
+    const first = Heartbeat.parse(heartbeats[0]);
+    expect(first.inventory).toBeUndefined();
+    expect(first.top_processes?.by_memory.map((p) => p.pid).slice(0, 3)).toEqual([2934, 3769, 2186]);
+    expect(heartbeats[1]?.top_processes).toBeUndefined();
   });
 });

@@ -1,14 +1,16 @@
 import {
   Heartbeat,
+  type HostInventory,
   type MetricBatch,
   PRODUCT_VERSION,
   parseMetricBatch,
   SubjectToken,
 } from '@flightdeck/schemas';
 import pino, { type Logger } from 'pino';
-import type { Collector } from './collectors/contract';
+import type { Collector, HeartbeatExtras } from './collectors/contract';
 import { errorMessage } from './collectors/linux/proc';
 import { defaultCollectors } from './collectors/registry';
+import { inventoryReader, stableJson } from './inventory';
 import { createCollectorRunner, createScheduler } from './scheduler';
 import type { Transport } from './transport/contract';
 
@@ -25,6 +27,11 @@ export interface AgentOptions {
   collectors?: Collector[];
   /** How long one collector may take per run (default half the interval, at most 5 s). */
   collectorTimeoutMs?: number;
+  /**
+   * What the host is, read every run and sent in the first heartbeat and whenever it changed.
+   * Default: {@link inventoryReader} of `procRoot`; `false` sends none.
+   */
+  inventory?: (() => HostInventory) | false;
 }
 
 export interface AgentStats {
@@ -89,6 +96,11 @@ export function createAgent(options: AgentOptions): Agent {
     options.collectorTimeoutMs ?? Math.min(5000, intervalMs / 2),
   );
 
+  const inventory =
+    options.inventory === false ? undefined : (options.inventory ?? inventoryReader({ procRoot, logger }));
+  // The inventory the bus last accepted; a heartbeat that was not published leaves it unchanged.
+  let sentInventory: string | undefined;
+
   const stats: AgentStats = { runs: 0, published: 0, failed: 0, heartbeatsFailed: 0, lastRunAt: null };
   // Runs are chained so a manual runOnce() and a scheduled run never overlap.
   let tail: Promise<unknown> = Promise.resolve();
@@ -118,10 +130,24 @@ export function createAgent(options: AgentOptions): Agent {
       }
     }
 
+    const extras: HeartbeatExtras = {};
+    for (const c of collectors) {
+      if (c.heartbeat && !failedCollectors.includes(c.name)) Object.assign(extras, c.heartbeat());
+    }
+    let changedInventory: { value: HostInventory; json: string } | undefined;
+    try {
+      const value = inventory?.();
+      const json = value ? stableJson(value) : undefined;
+      if (value && json && json !== sentInventory) changedInventory = { value, json };
+    } catch (err) {
+      logger.warn({ err: errorMessage(err) }, 'inventory not read');
+    }
     const backlog = transport.backlog();
     try {
       await transport.publishHeartbeat(
         Heartbeat.parse({
+          ...extras,
+          ...(changedInventory ? { inventory: changedInventory.value } : {}),
           v: 1,
           tenant,
           host,
@@ -132,6 +158,7 @@ export function createAgent(options: AgentOptions): Agent {
           ts: Date.now(),
         }),
       );
+      if (changedInventory) sentInventory = changedInventory.json;
     } catch (err) {
       stats.heartbeatsFailed++;
       logger.warn({ err: errorMessage(err) }, 'heartbeat not published');

@@ -1,6 +1,6 @@
 import { ConfigError } from '@flightdeck/schemas';
 import { describe, expect, it } from 'vitest';
-import { hostKeyFromHostname, loadAgentConfig } from './config';
+import { defaultSpoolDir, hostKeyFromHostname, loadAgentConfig } from './config';
 
 describe('hostKeyFromHostname', () => {
   it('lower-cases and turns every character outside [a-z0-9_-] into "-"', () => {
@@ -17,12 +17,14 @@ describe('hostKeyFromHostname', () => {
 
 describe('loadAgentConfig', () => {
   it('applies the defaults, the host key coming from the host name', () => {
-    expect(loadAgentConfig({ AGENT_TENANT: '42' }, 'Build.Box')).toEqual({
+    expect(loadAgentConfig({ AGENT_TENANT: '42', NATS_URL: 'nats://bus:4222' }, 'Build.Box')).toEqual({
       tenant: '42',
       hostKey: 'build-box',
       intervalSeconds: 10,
       procRoot: '/proc',
-      natsUrl: undefined,
+      natsUrl: 'nats://bus:4222',
+      ingest: undefined,
+      spool: { dir: defaultSpoolDir(), maxBytes: 100 * 1024 * 1024 },
       logLevel: 'info',
     });
   });
@@ -71,5 +73,41 @@ describe('loadAgentConfig', () => {
     ]) {
       expect(problems).toContain(name);
     }
+  });
+
+  it('reads the HTTP ingest and the spool settings', () => {
+    const config = loadAgentConfig({
+      AGENT_TENANT: 'acme',
+      AGENT_INGEST_URL: 'https://fd.example.com',
+      AGENT_ACCESS_KEY: 'k-1234567890',
+      AGENT_SPOOL_DIR: '/var/spool/fd',
+      AGENT_SPOOL_MAX_MB: '5',
+    });
+    expect(config.natsUrl).toBeUndefined();
+    expect(config.ingest).toEqual({ url: 'https://fd.example.com', accessKey: 'k-1234567890' });
+    expect(config.spool).toEqual({ dir: '/var/spool/fd', maxBytes: 5 * 1024 * 1024 });
+  });
+
+  it('needs NATS_URL or AGENT_INGEST_URL, and the access key with the latter', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadAgentConfig({ AGENT_TENANT: 'acme', ...env });
+        return '';
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems.join('\n');
+      }
+    };
+    expect(problems({})).toMatch(/NATS_URL or AGENT_INGEST_URL/);
+    expect(problems({ AGENT_INGEST_URL: 'http://api:8080' })).toMatch(/AGENT_ACCESS_KEY/);
+    expect(problems({ AGENT_INGEST_URL: 'ftp://api', AGENT_SPOOL_MAX_MB: '0' })).toMatch(
+      /AGENT_INGEST_URL[\s\S]*AGENT_SPOOL_MAX_MB|AGENT_SPOOL_MAX_MB[\s\S]*AGENT_INGEST_URL/,
+    );
+    expect(problems({ NATS_URL: 'nats://bus:4222' })).toBe('');
+  });
+
+  it('puts the default spool under /var/lib for root, under the temporary directory otherwise', () => {
+    expect(defaultSpoolDir(true)).toBe('/var/lib/flightdeck-agent/spool');
+    expect(defaultSpoolDir(false)).toMatch(/flightdeck-agent\/spool$/);
   });
 });

@@ -1,6 +1,12 @@
 export { type Agent, type AgentOptions, type AgentStats, createAgent, type RunResult } from './agent';
-export type { CollectContext, Collector, SampleLike } from './collectors/contract';
+export type { CollectContext, Collector, HeartbeatExtras, SampleLike } from './collectors/contract';
 export { cpuCollector, cpuPercentages, parseProcStat } from './collectors/linux/cpu';
+export {
+  type DiskCounters,
+  diskIoCollector,
+  parseDiskstats,
+  reportedDevices,
+} from './collectors/linux/disk-io';
 export {
   type FilesystemCollectorOptions,
   filesystemCollector,
@@ -11,9 +17,30 @@ export {
 export { loadCollector, parseLoadavg } from './collectors/linux/load';
 export { memoryCollector, parseMeminfo } from './collectors/linux/memory';
 export { networkCollector, parseNetDev } from './collectors/linux/network';
+export {
+  commandLine,
+  effectiveUid,
+  kernelPageSize,
+  type PidStat,
+  type ProcessCollectorOptions,
+  parsePasswd,
+  parsePidStat,
+  parseProcsRunning,
+  processCollector,
+} from './collectors/linux/processes';
+export { countTcpStates, tcpCollector } from './collectors/linux/tcp';
 export { parseUptime, uptimeCollector } from './collectors/linux/uptime';
 export { defaultCollectors, type LinuxCollectorsOptions, linuxCollectors } from './collectors/registry';
 export { type AgentConfig, AgentEnv, hostKeyFromHostname, loadAgentConfig } from './config';
+export {
+  hostAddresses,
+  type InventoryOptions,
+  inventoryReader,
+  parseOsRelease,
+  readInventory,
+  stableJson,
+  unameArchitecture,
+} from './inventory';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler';
 export { type BusTransportOptions, createBusTransport } from './transport/bus';
 export { type Transport, TransportError } from './transport/contract';

@@ -4,16 +4,21 @@ import pino from 'pino';
 import { createAgent } from './agent';
 import { defaultCollectors } from './collectors/registry';
 import { type AgentConfig, loadAgentConfig } from './config';
+import { openSpool } from './spool';
 import { createBusTransport } from './transport/bus';
+import type { Transport } from './transport/contract';
+import { createHttpTransport } from './transport/http';
+import { createLazyTransport } from './transport/lazy';
+import { createSpoolingTransport } from './transport/spooling';
 
-/** Stand-alone agent: samples this host every AGENT_INTERVAL_S seconds and publishes over NATS. */
+/**
+ * Stand-alone agent: samples this host every AGENT_INTERVAL_S seconds and publishes over NATS
+ * (NATS_URL) and/or the api's HTTP ingest (AGENT_INGEST_URL + AGENT_ACCESS_KEY), NATS first. What
+ * neither takes is spooled in AGENT_SPOOL_DIR (at most AGENT_SPOOL_MAX_MB) and replayed in order.
+ */
 let config: AgentConfig;
 try {
   config = loadAgentConfig();
-  if (!config.natsUrl)
-    throw new ConfigError([
-      'NATS_URL: the stand-alone agent publishes over NATS: expected nats://host:4222 (got nothing)',
-    ]);
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`flightdeck agent: ${err.message}\n`);
@@ -22,9 +27,27 @@ try {
   throw err;
 }
 const logger = pino({ level: config.logLevel, name: 'agent' });
-const bus = await createBus(config.natsUrl);
+const transports: Transport[] = [];
+const natsUrl = config.natsUrl;
+if (natsUrl) {
+  // NATS may be down when the agent starts: the HTTP fallback or the spool takes over until it answers.
+  transports.push(
+    createLazyTransport(
+      async () => createBusTransport(await createBus(natsUrl, { logger }), { closeBus: true }),
+      { what: `NATS at ${natsUrl}` },
+    ),
+  );
+}
+if (config.ingest) {
+  transports.push(
+    createHttpTransport({ url: config.ingest.url, accessKey: config.ingest.accessKey, logger }),
+  );
+}
+const spool = openSpool({ dir: config.spool.dir, maxBytes: config.spool.maxBytes });
+if (spool.depth > 0) logger.info({ depth: spool.depth }, 'replaying batches spooled by an earlier run');
+const transport = createSpoolingTransport({ transports, spool, logger });
 const agent = createAgent({
-  transport: createBusTransport(bus, { closeBus: true }),
+  transport,
   tenant: config.tenant,
   hostKey: config.hostKey,
   intervalSeconds: config.intervalSeconds,

@@ -10,6 +10,10 @@ import { ApiError, errorHandler } from './errors';
 import { authRoutes } from './routes/auth/routes';
 import { customerRoutes } from './routes/customer/routes';
 import { healthRoutes } from './routes/health/routes';
+import { agentKeyRoutes } from './routes/ingest/agent-key';
+import { ingestRoutes } from './routes/ingest/routes';
+import { linuxRoutes } from './routes/servers/linux';
+import { serverRoutes } from './routes/servers/routes';
 import { userRoutes } from './routes/user/routes';
 
 /** Largest JSON body accepted under /api (attachments go through their own upload call). */
@@ -30,7 +34,11 @@ export function createApiRoutes(deps: AppDeps) {
     .route('/', healthRoutes(deps))
     .route('/', authRoutes(deps))
     .route('/', customerRoutes(deps))
-    .route('/', userRoutes(deps));
+    .route('/', userRoutes(deps))
+    .route('/', serverRoutes(deps))
+    .route('/', linuxRoutes(deps))
+    .route('/', agentKeyRoutes(deps))
+    .route('/', ingestRoutes(deps));
 }
 export type ApiRoutes = ReturnType<typeof createApiRoutes>;
 

@@ -8,4 +8,5 @@ export { createDb, type Database, type Db, type Engine, engineOfUrl } from './db
 export { MigrationError, migrateToLatest } from './db/migrate';
 export type { AppDeps, AppEnv } from './env';
 export { ApiError } from './errors';
+export { type HostRegistry, startHostRegistry } from './hosts/registry';
 export { type RunningServer, startServer } from './server';

@@ -10,6 +10,7 @@ import { ensureSystemAdmin } from './bootstrap';
 import { type ApiConfig, loadApiConfig } from './config';
 import { createDb } from './db/kysely';
 import { migrateToLatest } from './db/migrate';
+import { startHostRegistry } from './hosts/registry';
 import { startServer } from './server';
 
 /** Stand-alone api (the at-scale deployment): metadata DB, metric store reads, bus commands, console. */
@@ -37,6 +38,7 @@ if (admin.created) {
 }
 const store = await createMetricStore(config.METRICS_STORE);
 const bus = await createBus(config.NATS_URL);
+const hosts = await startHostRegistry({ db, bus, logger: logger.child({ name: 'hosts' }) });
 const here = dirname(fileURLToPath(import.meta.url));
 const consoleDir = [join(here, '../console/dist'), join(here, '../../console/dist')].find((d) =>
   existsSync(join(d, 'index.html')),
@@ -50,6 +52,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await server.close();
+  await hosts.stop();
   await bus.close();
   await store.close();
   await db.destroy();

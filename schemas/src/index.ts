@@ -2,6 +2,7 @@ export * from './alert-status';
 export * from './api/auth';
 export * from './api/customer';
 export * from './api/health';
+export * from './api/servers';
 export * from './api/user';
 export * from './chart';
 export * from './config';

@@ -9,6 +9,7 @@ import {
   ensureSystemAdmin,
   loadApiConfig,
   migrateToLatest,
+  startHostRegistry,
   startServer,
 } from '@flightdeck/api';
 import { createIngest } from '@flightdeck/collector';
@@ -55,6 +56,7 @@ export async function startFlightdeck(
   });
   const store = await createMetricStore(config.METRICS_STORE);
   const bus = await createBus(config.NATS_URL);
+  const hosts = await startHostRegistry({ db, bus, logger: logger.child({ name: 'hosts' }) });
   const collector = createIngest({ bus, store, logger: logger.child({ name: 'collector' }) });
   await collector.start();
 
@@ -91,6 +93,7 @@ export async function startFlightdeck(
       stopped ??= (async () => {
         await server.close();
         await agent.stop();
+        await hosts.stop();
         await bus.close();
         await collector.stop();
         await store.close();

@@ -1,4 +1,4 @@
-import type { Sample } from '@flightdeck/schemas';
+import type { Heartbeat, Sample } from '@flightdeck/schemas';
 import type { Logger } from 'pino';
 
 /**
@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
  * time, so a collector never sets `t`.
  */
 export type SampleLike = Pick<Sample, 'm' | 'l' | 'v'>;
+
+/** What a collector may add to the agent's heartbeat besides its samples: the top process lists. */
+export type HeartbeatExtras = Pick<Heartbeat, 'top_processes'>;
 
 /** What the scheduler hands a collector on every run. */
 export interface CollectContext {
@@ -30,4 +33,9 @@ export interface Collector {
   /** Stable and short (`cpu`, `filesystem`); used in logs. */
   readonly name: string;
   collect(ctx: CollectContext): Promise<SampleLike[]>;
+  /**
+   * Optional: what the last completed `collect` adds to the heartbeat (lists that are not time
+   * series, such as the top processes). The agent asks after a run in which this collector succeeded.
+   */
+  heartbeat?(): HeartbeatExtras | undefined;
 }

@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { metricByName } from '@flightdeck/schemas';
 import { describe, expect, it } from 'vitest';
-import { fakeStatfs, fixtureContext, recordingLogger } from '../testing/support';
+import { FIXTURES, fakeStatfs, fixtureContext, recordingLogger, sampleValue } from '../testing/support';
 import { defaultCollectors, linuxCollectors } from './registry';
 
 describe('linuxCollectors', () => {
@@ -28,6 +29,25 @@ describe('linuxCollectors', () => {
       expect(def, s.m).toBeDefined();
       for (const key of Object.keys(s.l ?? {})) expect(def?.labels ?? [], `${s.m}{${key}}`).toContain(key);
     }
+  });
+
+  it('reads disk I/O, TCP states and processes of the recorded host and ranks its top processes', async () => {
+    const { logger } = recordingLogger();
+    const collectors = linuxCollectors({ filesystem: { statfs: fakeStatfs }, processes: { pageSize: 4096 } });
+    const collectAll = async (snapshot: string, now: number) =>
+      (
+        await Promise.all(
+          collectors.map((c) => c.collect({ procRoot: join(FIXTURES, snapshot, 'proc'), now, logger })),
+        )
+      ).flat();
+    await collectAll('host-1', 1_000);
+    const samples = await collectAll('host-2', 11_000);
+    expect(sampleValue(samples, 'disk_io.read_ops_rate', { device: 'vda' })).toBe(100);
+    expect(sampleValue(samples, 'tcp.connections', { state: 'listen' })).toBe(11);
+    expect(sampleValue(samples, 'proc.count')).toBe(8);
+    for (const s of samples) expect(metricByName(s.m), s.m).toBeDefined();
+    const proc = collectors.find((c) => c.name === 'processes');
+    expect(proc?.heartbeat?.()?.top_processes?.by_cpu[0]).toMatchObject({ pid: 2934, cpu_pct: 40 });
   });
 
   it('gives every call its own instances, so two agents never share a previous reading', () => {

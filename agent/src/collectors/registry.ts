@@ -1,13 +1,17 @@
 import type { Collector } from './contract';
 import { cpuCollector } from './linux/cpu';
+import { diskIoCollector } from './linux/disk-io';
 import { type FilesystemCollectorOptions, filesystemCollector } from './linux/filesystem';
 import { loadCollector } from './linux/load';
 import { memoryCollector } from './linux/memory';
 import { networkCollector } from './linux/network';
+import { type ProcessCollectorOptions, processCollector } from './linux/processes';
+import { tcpCollector } from './linux/tcp';
 import { uptimeCollector } from './linux/uptime';
 
 export interface LinuxCollectorsOptions {
   filesystem?: FilesystemCollectorOptions;
+  processes?: ProcessCollectorOptions;
 }
 
 /**
@@ -20,7 +24,10 @@ export function linuxCollectors(options: LinuxCollectorsOptions = {}): Collector
     loadCollector(),
     memoryCollector(),
     filesystemCollector(options.filesystem),
+    diskIoCollector(),
     networkCollector(),
+    tcpCollector(),
+    processCollector(options.processes),
     uptimeCollector(),
   ];
 }

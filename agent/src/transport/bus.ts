@@ -1,6 +1,6 @@
 import type { Bus } from '@flightdeck/collector/bus';
-import type { Heartbeat, MetricBatch } from '@flightdeck/schemas';
-import { type Transport, TransportError } from './contract';
+import { type Heartbeat, InvalidBatchError, type MetricBatch } from '@flightdeck/schemas';
+import { type Transport, TransportError, TransportRejectedError } from './contract';
 
 export interface BusTransportOptions {
   /**
@@ -36,6 +36,11 @@ export function createBusTransport(bus: Bus, options: BusTransportOptions = {}):
       await attempt;
     } catch (err) {
       if (err instanceof TransportError) throw err;
+      if (err instanceof InvalidBatchError) {
+        throw new TransportRejectedError(`${what} refused by the ${bus.kind} bus: ${err.message}`, {
+          cause: err,
+        });
+      }
       throw new TransportError(
         `${what} not published on the ${bus.kind} bus: ${(err as Error)?.message ?? err}`,
         {
@@ -47,8 +52,23 @@ export function createBusTransport(bus: Bus, options: BusTransportOptions = {}):
     }
   }
 
+  /**
+   * A disconnected NATS client buffers publishes and sends them on reconnect, after we have given up
+   * on them and spooled the batch: fail at once while the bus says it is down, so a spooled batch is
+   * not also sent from that buffer (a duplicate, harmless to the store but wasteful).
+   */
+  async function sendMetrics(batch: MetricBatch): Promise<void> {
+    if (typeof bus.health === 'function') {
+      const health = await bus.health();
+      if (health.state === 'down') {
+        throw new TransportError(`the ${bus.kind} bus is down: ${health.detail ?? 'unavailable'}`);
+      }
+    }
+    await bus.publishMetrics(batch);
+  }
+
   return {
-    publishMetrics: (batch: MetricBatch) => publish('metric batch', () => bus.publishMetrics(batch)),
+    publishMetrics: (batch: MetricBatch) => publish('metric batch', () => sendMetrics(batch)),
     publishHeartbeat: (hb: Heartbeat) => publish('heartbeat', () => bus.publishHeartbeat(hb)),
     backlog: () => ({ depth: 0, dropped: 0 }),
     close() {

@@ -3,6 +3,7 @@ import type { Db } from './kysely';
 import { initial } from './migrations/0001_initial';
 import { authCodes } from './migrations/0002_auth_codes';
 import { planCatalog } from './migrations/0003_plan_catalog';
+import { hosts } from './migrations/0004_hosts';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -12,6 +13,7 @@ export const migrations = {
   '0001_initial': initial,
   '0002_auth_codes': authCodes,
   '0003_plan_catalog': planCatalog,
+  '0004_hosts': hosts,
 };
 
 /** A migration that failed, with the name of the step. */

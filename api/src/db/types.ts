@@ -15,6 +15,7 @@ export interface Database {
   servers: ServersTable;
   services: ServicesTable;
   auth_codes: AuthCodesTable;
+  agent_keys: AgentKeysTable;
 }
 
 /** JSON kept as text: written as a string, read as a string. */
@@ -145,6 +146,18 @@ export interface ServersTable {
   architecture: string | null;
   created_at: UnixSeconds;
   last_seen_at: UnixSeconds | null;
+  /** Inventory from the agent's heartbeat (migration 0004); null until the first one. */
+  os_version: Defaulted<string | null>;
+  kernel: Defaulted<string | null>;
+  /** linux, windows, darwin or other. */
+  platform: Defaulted<string | null>;
+  /** IP addresses, JSON array. */
+  ips: Defaulted<JsonText | null>;
+  /** 1 when the agent runs in a container. */
+  containerized: Defaulted<number | null>;
+  agent_version: Defaulted<string | null>;
+  /** Seconds between the agent's samples. */
+  interval_s: Defaulted<number | null>;
 }
 
 export interface ServicesTable {
@@ -192,3 +205,18 @@ export interface AuthCodesTable {
   used_at: UnixSeconds | null;
   created_at: UnixSeconds;
 }
+
+/** Access keys agents send to the HTTP ingest (migration 0004); only a SHA-256 of the key is kept. */
+export interface AgentKeysTable {
+  id: Generated<number>;
+  customer_id: number;
+  name: string;
+  /** SHA-256 of the full key, hex. */
+  key_hash: string;
+  /** First 8 characters of the key, for display. */
+  key_prefix: string;
+  created_at: UnixSeconds;
+  last_used_at: UnixSeconds | null;
+  revoked_at: UnixSeconds | null;
+}
+export type AgentKey = Selectable<AgentKeysTable>;

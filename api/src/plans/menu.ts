@@ -30,6 +30,7 @@ export interface MenuEntry {
 
 /** The product's screens, in drawer order. */
 export const MENU_CATALOGUE: readonly MenuEntry[] = [
+  { name: 'hosts', label: 'menu.hosts', icon: 'server', to: '/flightdeck/services' },
   { name: 'managements', label: 'menu.management', icon: 'settings', to: null },
   { name: 'about', parent: 'managements', label: 'menu.about', icon: 'info', to: '/managements/about' },
 ];

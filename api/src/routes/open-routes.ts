@@ -18,6 +18,8 @@ export const OPEN_ROUTES: readonly string[] = [
   // Freemium sign-up: the account does not exist yet.
   'POST /api/signup/:login_type/register',
   'POST /api/signup/email_verification',
+  // Agent ingest: authenticated by the agent access key (Bearer), not by a session.
+  'POST /api/ingest',
   // The built console: its files and the SPA fallback (the pages sign in through the API).
   'GET /assets/*',
   'GET /*',

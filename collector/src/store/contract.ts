@@ -23,8 +23,63 @@ export interface MetricStore {
   /** Deletes samples (and rollups) older than `days` days; returns how many sample rows went. */
   retention(days: number): Promise<{ deleted: number }>;
   health(): Promise<ComponentHealth>;
+  /**
+   * Keeps a batch the collector could not take (malformed on the bus, refused by `write`) with the
+   * reason, so it can be looked at later instead of vanishing. The payload is cut to
+   * {@link DEAD_LETTER_PAYLOAD_MAX} bytes.
+   */
+  deadLetter(entry: DeadLetterInput): Promise<void>;
+  /** The newest dead letters first (default limit 100). */
+  deadLetters(options?: { limit?: number }): Promise<DeadLetter[]>;
   /** Finishes pending writes and releases the connection. */
   close(): Promise<void>;
+}
+
+/** Most bytes of a dead letter's payload that are kept. */
+export const DEAD_LETTER_PAYLOAD_MAX = 64 * 1024;
+
+export interface DeadLetterInput {
+  /** Why it was refused, e.g. `samples[3].v: expected a finite number`. */
+  reason: string;
+  /** The message as received (bytes are read as UTF-8; an object is written as JSON). */
+  payload: string | Uint8Array | unknown;
+  /** Unix milliseconds; default now. */
+  at?: number;
+}
+
+export interface DeadLetter {
+  /** Unix milliseconds when it was refused. */
+  at: number;
+  reason: string;
+  /** The payload, at most {@link DEAD_LETTER_PAYLOAD_MAX} bytes of it. */
+  payload: string;
+  /** True when the payload was longer and was cut. */
+  truncated: boolean;
+}
+
+/** The stored form of a dead letter: payload as text cut to the limit on a character boundary. */
+export function deadLetterRow(entry: DeadLetterInput, now = Date.now()): DeadLetter {
+  const p = entry.payload;
+  let text: string;
+  if (typeof p === 'string') text = p;
+  else if (p instanceof Uint8Array) text = Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8');
+  else {
+    try {
+      text = JSON.stringify(p) ?? String(p);
+    } catch {
+      text = String(p);
+    }
+  }
+  let truncated = false;
+  if (Buffer.byteLength(text) > DEAD_LETTER_PAYLOAD_MAX) {
+    truncated = true;
+    // Cut the bytes, then drop a partial character the cut may have left at the end.
+    text = Buffer.from(text)
+      .subarray(0, DEAD_LETTER_PAYLOAD_MAX)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
+  }
+  return { at: entry.at ?? now, reason: entry.reason.slice(0, 1024), payload: text, truncated };
 }
 
 export interface WriteResult {

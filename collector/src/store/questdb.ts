@@ -5,6 +5,9 @@ import {
   type Aggregate,
   type ComponentHealth,
   canonicalLabels,
+  type DeadLetter,
+  type DeadLetterInput,
+  deadLetterRow,
   type LatestSample,
   type MetricStore,
   type SeriesQuery,
@@ -91,6 +94,49 @@ export function createTableSql(table: string): string {
     // service is part of a series' identity, as in the SQLite store.
     'DEDUP UPSERT KEYS(ts, tenant, host, service, metric, labels)'
   );
+}
+
+/** The table of batches the collector refused (DESIGN: dead letters), beside the metrics table. */
+export const DEAD_LETTER_TABLE = 'dead_letters';
+
+export function createDeadLetterTableSql(): string {
+  return (
+    `CREATE TABLE IF NOT EXISTS ${DEAD_LETTER_TABLE} (at TIMESTAMP, reason STRING, payload STRING, ` +
+    'truncated BOOLEAN) TIMESTAMP(at) PARTITION BY DAY WAL'
+  );
+}
+
+/** The INSERT of one dead letter, values bound (QuestDB takes PostgreSQL wire parameters). */
+export function deadLetterInsert(
+  entry: DeadLetterInput,
+  now = Date.now(),
+): { text: string; values: unknown[] } {
+  const row = deadLetterRow(entry, now);
+  return {
+    text: `INSERT INTO ${DEAD_LETTER_TABLE} (at, reason, payload, truncated) VALUES ($1, $2, $3, $4)`,
+    values: [new Date(row.at).toISOString(), row.reason, row.payload, row.truncated],
+  };
+}
+
+export function deadLettersSql(limit: number): string {
+  const n = Math.max(1, Math.min(10_000, Math.floor(limit)));
+  return `SELECT at, reason, payload, truncated FROM ${DEAD_LETTER_TABLE} ORDER BY at DESC LIMIT ${n}`;
+}
+
+export function shapeDeadLetters(
+  rows: readonly {
+    at: string | Date | number;
+    reason: string;
+    payload: string;
+    truncated: boolean | string;
+  }[],
+): DeadLetter[] {
+  return rows.map((r) => ({
+    at: parseTimestamp(r.at),
+    reason: r.reason,
+    payload: r.payload,
+    truncated: r.truncated === true || r.truncated === 'true' || r.truncated === 't',
+  }));
 }
 
 /** A SQL string literal. */
@@ -339,6 +385,7 @@ export async function createQuestdbStore(options: QuestdbStoreOptions): Promise<
   }
 
   let closed = false;
+  let deadLettersReady: Promise<void> | undefined;
   return {
     kind: 'questdb',
 
@@ -382,6 +429,30 @@ export async function createQuestdbStore(options: QuestdbStoreOptions): Promise<
         if (options.waitVisible) await waitApplied();
       }
       return { deleted };
+    },
+
+    async deadLetter(entry) {
+      deadLettersReady ??= pool.query(createDeadLetterTableSql()).then(
+        () => {},
+        (err) => {
+          deadLettersReady = undefined;
+          throw err;
+        },
+      );
+      await deadLettersReady;
+      const insert = deadLetterInsert(entry);
+      await withTimeout(pool.query(insert.text, insert.values), 5_000, 'dead letter insert');
+    },
+
+    async deadLetters(opts = {}) {
+      try {
+        const { rows } = await pool.query(deadLettersSql(opts.limit ?? 100));
+        return shapeDeadLetters(rows);
+      } catch (err) {
+        // No dead letter was ever written: the table does not exist yet.
+        if (/does not exist/i.test((err as Error).message)) return [];
+        throw err;
+      }
     },
 
     async health(): Promise<ComponentHealth> {

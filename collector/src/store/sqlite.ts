@@ -10,6 +10,7 @@ import {
   type Aggregate,
   type ComponentHealth,
   canonicalLabels,
+  deadLetterRow,
   type LatestSample,
   type MetricStore,
   type SeriesQuery,
@@ -185,6 +186,13 @@ CREATE TABLE IF NOT EXISTS rollup_1h (
   min REAL NOT NULL, max REAL NOT NULL, avg REAL NOT NULL, count INTEGER NOT NULL,
   PRIMARY KEY (series_id, bucket)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS dead_letters (
+  id INTEGER PRIMARY KEY,
+  at INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  truncated INTEGER NOT NULL DEFAULT 0
+);
 `;
 
 /** Per-series state kept in memory so the write path never reads. */
@@ -296,6 +304,13 @@ export function createSqliteStore(options: SqliteStoreOptions): MetricStore {
   db.exec(SCHEMA);
 
   const stmt = {
+    insertDeadLetter: db.prepare(
+      'INSERT INTO dead_letters (at, reason, payload, truncated) VALUES (?, ?, ?, ?)',
+    ),
+    deleteDeadLetters: db.prepare('DELETE FROM dead_letters WHERE at < ?'),
+    deadLetters: db.prepare(
+      'SELECT at, reason, payload, truncated FROM dead_letters ORDER BY id DESC LIMIT ?',
+    ),
     insertSample: db.prepare('INSERT OR REPLACE INTO samples (series_id, ts, value) VALUES (?, ?, ?)'),
     // Sorted by one integer key (series_id below 2^21, ts below 2^42) so rows land in b-tree order;
     // the order only matters for speed, since a series' rows here never collide.
@@ -778,9 +793,31 @@ export function createSqliteStore(options: SqliteStoreOptions): MetricStore {
           stmt.delete5m.run(id, cutoff - FIVE_MIN);
           stmt.delete1h.run(id, cutoff - HOUR);
         }
+        stmt.deleteDeadLetters.run(cutoff);
         return deleted;
       });
       return { deleted: run() };
+    },
+
+    async deadLetter(entry) {
+      const row = deadLetterRow(entry);
+      stmt.insertDeadLetter.run(row.at, row.reason, row.payload, row.truncated ? 1 : 0);
+    },
+
+    async deadLetters(options = {}) {
+      const limit = Math.max(1, Math.min(10_000, Math.floor(options.limit ?? 100)));
+      const rows = stmt.deadLetters.all(limit) as {
+        at: number;
+        reason: string;
+        payload: string;
+        truncated: number;
+      }[];
+      return rows.map((r) => ({
+        at: r.at,
+        reason: r.reason,
+        payload: r.payload,
+        truncated: r.truncated === 1,
+      }));
     },
 
     async health(): Promise<ComponentHealth> {

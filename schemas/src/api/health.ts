@@ -20,6 +20,8 @@ export const CollectorComponentHealth = ComponentHealth.extend({
   samples_written: z.number().int().nonnegative().optional(),
   batches_rejected: z.number().int().nonnegative().optional(),
   write_errors: z.number().int().nonnegative().optional(),
+  /** Refused batches kept in the metric store's dead-letter table. */
+  dead_letters: z.number().int().nonnegative().optional(),
   /** Unix milliseconds of the last successful store write; null before the first. */
   last_write_at: z.number().int().nullable().optional(),
 });

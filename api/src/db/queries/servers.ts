@@ -1,3 +1,4 @@
+import type { HostInventory } from '@flightdeck/schemas';
 import { unixNow } from '../../clock';
 import type { Db } from '../kysely';
 import type { NewServer, NewService, Server, Service } from '../types';
@@ -65,4 +66,95 @@ export async function listServices(db: Db, customerId: number, serverId?: number
   let q = db.selectFrom('services').selectAll().where('customer_id', '=', customerId);
   if (serverId !== undefined) q = q.where('server_id', '=', serverId);
   return q.orderBy('id').execute();
+}
+
+/** What a heartbeat says about its host. */
+export interface HostSighting {
+  hostKey: string;
+  agentVersion: string;
+  intervalSeconds: number;
+  inventory?: HostInventory | undefined;
+  /** Unix seconds. */
+  seenAt: number;
+}
+
+function inventoryColumns(inv: HostInventory) {
+  return {
+    hostname: inv.hostname,
+    os: inv.os,
+    os_version: inv.os_version ?? null,
+    kernel: inv.kernel ?? null,
+    platform: inv.platform,
+    architecture: inv.architecture,
+    cores: inv.cores,
+    memory_bytes: inv.memory_bytes,
+    swap_bytes: inv.swap_bytes,
+    ips: JSON.stringify(inv.ips),
+    containerized: inv.containerized === undefined ? null : inv.containerized ? 1 : 0,
+  };
+}
+
+/**
+ * Creates or updates the server an agent reports as `hostKey`, with its inventory when the heartbeat
+ * carries one, and makes sure it has its host service (`linux` or `windows` by platform, named by
+ * the hostname). Both rows carry `customerId`.
+ */
+export async function upsertHostServer(db: Db, customerId: number, seen: HostSighting): Promise<Server> {
+  const inv = seen.inventory ? inventoryColumns(seen.inventory) : undefined;
+  const common = {
+    last_seen_at: seen.seenAt,
+    agent_version: seen.agentVersion,
+    interval_s: seen.intervalSeconds,
+  };
+  let server = await getServerByHostKey(db, customerId, seen.hostKey);
+  if (server) {
+    server = await db
+      .updateTable('servers')
+      .set({ ...common, ...inv })
+      .where('customer_id', '=', customerId)
+      .where('id', '=', server.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } else {
+    server = await db
+      .insertInto('servers')
+      .values({
+        hostname: seen.hostKey,
+        name: null,
+        ...common,
+        ...inv,
+        host_key: seen.hostKey,
+        customer_id: customerId,
+        created_at: seen.seenAt,
+      })
+      // Two heartbeats of a new host racing: the second one updates the row the first made.
+      .onConflict((oc) => oc.columns(['customer_id', 'host_key']).doUpdateSet({ ...common, ...inv }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  const platform = server.platform;
+  if (platform === 'linux' || platform === 'windows') {
+    const existing = await db
+      .selectFrom('services')
+      .select(['id', 'name'])
+      .where('customer_id', '=', customerId)
+      .where('server_id', '=', server.id)
+      .where('service_code', '=', platform)
+      .executeTakeFirst();
+    if (!existing) {
+      await createService(db, customerId, server.id, {
+        service_code: platform,
+        name: server.hostname,
+        config: null,
+      });
+    } else if (existing.name !== server.hostname) {
+      await db
+        .updateTable('services')
+        .set({ name: server.hostname })
+        .where('customer_id', '=', customerId)
+        .where('id', '=', existing.id)
+        .execute();
+    }
+  }
+  return server;
 }

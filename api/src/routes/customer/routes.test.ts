@@ -313,10 +313,24 @@ describe('/customer/system', () => {
         ],
       },
     ];
-    expect(await data(await get('/customer/system/get_routes', tokens.admin), RoutesData)).toEqual(about);
-    expect(await data(await get('/customer/system/get_routes', tokens.a), RoutesData)).toEqual(about);
+    const hosts = {
+      name: 'hosts',
+      label: 'menu.hosts',
+      icon: 'server',
+      to: '/flightdeck/services',
+      sub_menu: [],
+      extra_config: {},
+    };
+    expect(await data(await get('/customer/system/get_routes', tokens.admin), RoutesData)).toEqual([
+      hosts,
+      ...about,
+    ]);
+    expect(await data(await get('/customer/system/get_routes', tokens.a), RoutesData)).toEqual([
+      hosts,
+      ...about,
+    ]);
     // The plan hides "about"; the Management group, left empty, goes too.
-    expect(await data(await get('/customer/system/get_routes', tokens.custom), RoutesData)).toEqual([]);
+    expect(await data(await get('/customer/system/get_routes', tokens.custom), RoutesData)).toEqual([hosts]);
   });
 });
 

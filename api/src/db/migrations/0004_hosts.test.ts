@@ -1,0 +1,3 @@
+import { hostsMigrationSuite } from './0004_hosts.suite';
+
+hostsMigrationSuite('sqlite');
