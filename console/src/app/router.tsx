@@ -176,6 +176,27 @@ const managementsAboutRoute = createRoute({
   component: AboutPage,
 });
 
+/**
+ * Spec 2: /flightdeck/services/{id}/{service}, both optional. Without an id the page lists the
+ * hosts (it follows the auto-refresh); with one it shows the host, whose charts also follow the
+ * period picker. Both load the same chunk, the only one holding uPlot.
+ */
+const hostsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/services',
+  staticData: { titleKey: 'servers.pageTitle', icon: 'server', usesRefresh: true },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/servers/ServicesPage'), 'HostsPage'),
+});
+
+const hostRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/services/$id/{-$service}',
+  staticData: { titleKey: 'servers.pageTitle', icon: 'server', usesTimeRange: true, usesRefresh: true },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/servers/ServicesPage'), 'HostRoutePage'),
+});
+
 /** Spec 2 lists /test among its test pages: here it checks one plan resource through the route gate. */
 const planCheckRoute = createRoute({
   getParentRoute: () => shellRoute,
@@ -208,7 +229,14 @@ const routeTree = rootRoute.addChildren([
   verifyRoute,
   termsRoute,
   privacyRoute,
-  shellRoute.addChildren([aboutRoute, managementsAboutRoute, planCheckRoute, shellNotFoundRoute]),
+  shellRoute.addChildren([
+    aboutRoute,
+    managementsAboutRoute,
+    hostsRoute,
+    hostRoute,
+    planCheckRoute,
+    shellNotFoundRoute,
+  ]),
 ]);
 
 export const router = createRouter({

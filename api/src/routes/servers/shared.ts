@@ -6,6 +6,7 @@ import type { Db } from '../../db/kysely';
 import { getServer } from '../../db/queries/servers';
 import type { Server, Service } from '../../db/types';
 import { ApiError } from '../../errors';
+import { HOST_WRITE_INTERVAL_MS } from '../../hosts/registry';
 
 /** Sampling interval assumed for a server whose agent has not said. */
 export const DEFAULT_INTERVAL_S = 60;
@@ -17,11 +18,14 @@ export async function serverOr404(db: Db, customerId: number, id: number): Promi
   return server;
 }
 
-/** `down` once the last heartbeat is older than three intervals (or never came). */
+/**
+ * `down` once three heartbeats are missed (or none came). `last_seen_at` is written at most every
+ * HOST_WRITE_INTERVAL_MS, so the stored time may lag that much behind the last heartbeat.
+ */
 export function serverStatus(server: Server, now = unixNow()): ServerStatus {
   if (server.last_seen_at === null) return 'down';
   const interval = server.interval_s ?? DEFAULT_INTERVAL_S;
-  return now - server.last_seen_at > 3 * interval ? 'down' : 'up';
+  return now - server.last_seen_at > 3 * interval + HOST_WRITE_INTERVAL_MS / 1000 ? 'down' : 'up';
 }
 
 function platformOf(value: string | null): ServerPlatform | null {

@@ -44,6 +44,8 @@ const PATHS = {
   refresh: 'M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4',
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
   check: 'M5 12l5 5L20 7',
+  table: 'M4 5h16v14H4zM4 10h16M4 15h16M10 5v14',
+  expand: 'M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7',
 } as const satisfies Record<MenuIcon, string> & Record<string, string>;
 
 export type IconName = keyof typeof PATHS;
