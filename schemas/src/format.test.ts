@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateNumber, formatBytes, formatTimer, freemiumDaysLeft, initials } from './format';
+import {
+  abbreviateNumber,
+  formatBytes,
+  formatDuration,
+  formatTimer,
+  freemiumDaysLeft,
+  initials,
+} from './format';
 
 describe('initials', () => {
   it('takes the first letters of the first two words', () => {
@@ -111,5 +118,18 @@ describe('formatTimer', () => {
     expect(formatTimer(61.9)).toBe('00:01:01');
     expect(formatTimer(-5)).toBe('00:00:00');
     expect(formatTimer(Number.NaN)).toBe('00:00:00');
+  });
+});
+
+describe('formatDuration', () => {
+  it('reads in the two largest units, from milliseconds to days', () => {
+    expect(formatDuration(0.35)).toBe('350 ms');
+    expect(formatDuration(42)).toBe('42 s');
+    expect(formatDuration(312)).toBe('5 m 12 s');
+    expect(formatDuration(12_000)).toBe('3 h 20 m');
+    expect(formatDuration(6 * 86_400 + 4 * 3_600 + 59)).toBe('6 d 4 h');
+    expect(formatDuration(3_600)).toBe('1 h');
+    expect(formatDuration(-90)).toBe('-1 m 30 s');
+    expect(formatDuration(Number.NaN)).toBe('—');
   });
 });

@@ -82,3 +82,31 @@ export function formatTimer(seconds: number): string {
   const pad = (x: number) => String(x).padStart(2, '0');
   return `${pad(Math.floor(total / 3600))}:${pad(Math.floor(total / 60) % 60)}:${pad(total % 60)}`;
 }
+
+/**
+ * A duration in seconds as people read it (spec 9 duration helpers: ms, s, m, h, d), the two
+ * largest units: "350 ms", "42 s", "5 m 12 s", "3 h 20 m", "6 d 4 h".
+ */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '—';
+  const sign = seconds < 0 ? '-' : '';
+  const abs = Math.abs(seconds);
+  if (abs < 1) return `${sign}${Math.round(abs * 1000)} ms`;
+  const units: [string, number][] = [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  let rest = Math.round(abs);
+  const parts: string[] = [];
+  for (const [name, size] of units) {
+    if (rest >= size || (parts.length === 0 && size === 1)) {
+      const n = Math.floor(rest / size);
+      rest -= n * size;
+      parts.push(`${n} ${name}`);
+    } else if (parts.length > 0) break;
+    if (parts.length === 2) break;
+  }
+  return sign + parts.filter((p, i) => i === 0 || !p.startsWith('0 ')).join(' ');
+}

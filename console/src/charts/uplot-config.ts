@@ -1,4 +1,10 @@
-import { abbreviateNumber, type ChartConfigs, type ChartData, formatBytes } from '@flightdeck/schemas';
+import {
+  abbreviateNumber,
+  type ChartConfigs,
+  type ChartData,
+  formatBytes,
+  formatDuration,
+} from '@flightdeck/schemas';
 import type uPlot from 'uplot';
 
 /**
@@ -55,6 +61,8 @@ export function formatChartValue(value: number | null | undefined, units: ValueU
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   const precision = units.precision ?? 2;
   if (units.converted_value === 'bytes') return withSuffix(formatBytes(value, precision), units.suffix);
+  // Seconds of a minute and more read as a duration ("3 h 20 m"), never as "12 Mil s".
+  if (units.suffix === 's' && Math.abs(value) >= 60) return formatDuration(value);
   if (Math.abs(value) >= 1000) return withSuffix(abbreviateNumber(value), units.suffix);
   return withSuffix(fixed(value, precision), units.suffix);
 }
