@@ -41,6 +41,11 @@ export function createDb(databaseUrl: string): Db {
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server closes (restart, failover, admin) is dropped from the pool
+    // and replaced on the next query; without a listener pg would crash the process with it.
+    pool.on('error', (err) => {
+      process.emitWarning(`metadata DB: an idle connection was closed: ${err.message}`);
+    });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/i, '');

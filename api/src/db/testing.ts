@@ -48,6 +48,18 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     async drop() {
       await db.destroy();
       await withAdmin(async (admin) => {
+        // pg's pool.end() resolves before its sockets are closed: wait for the backends to leave
+        // on their own, because terminating a client that is still closing makes it emit an
+        // uncaught error in the test process. Terminate only what is left after 5 s.
+        const deadline = Date.now() + 5_000;
+        for (;;) {
+          const { rows } = await admin.query<{ n: string }>(
+            'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (Number(rows[0]?.n ?? 0) === 0 || Date.now() > deadline) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
           name,
         ]);
