@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@flightdeck/collector/bus';
+import { startOwnNatsServer } from '@flightdeck/collector/testing';
 import type { Heartbeat, MetricBatch } from '@flightdeck/schemas';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,6 @@ import { openSpool } from '../spool';
 import { createBusTransport } from './bus';
 import { type Transport, TransportError, TransportRejectedError } from './contract';
 import { createHttpTransport } from './http';
-import { startOwnNatsServer } from './nats-server.testing';
 import { createSpoolingTransport } from './spooling';
 
 const logger = pino({ level: 'silent' });

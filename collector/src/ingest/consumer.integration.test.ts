@@ -8,8 +8,8 @@ import type { Bus } from '../bus/contract';
 import { createNatsBus, type NatsBusOptions } from '../bus/nats';
 import type { MetricStore } from '../store/contract';
 import { createSqliteStore } from '../store/sqlite';
+import { startOwnNatsServer } from '../testing/nats-server';
 import { createIngest } from './consumer';
-import { startOwnNatsServer } from './nats-server.testing';
 
 const logger = pino({ level: 'silent' });
 const busLogger = { warn() {}, error() {} };
