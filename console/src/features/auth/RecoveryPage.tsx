@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { type FormEvent, useRef, useState } from 'react';
@@ -9,6 +9,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { recoverPassword, requestPasswordRecovery, verifyRecoveryCode } from './api';
 import { AuthCard } from './components/AuthCard';
 import { CodeInput, isCode } from './components/CodeInput';
+import { EmailField } from './components/EmailField';
 import { type NewPasswordValues, newPasswordErrors, PasswordFields } from './components/PasswordFields';
 
 const route = getRouteApi('/signin/recovery/password');
@@ -115,16 +116,7 @@ function EmailStep({
             {errorMessage(i18n, mutation.error)}
           </Alert>
         )}
-        <TextInput
-          name="email"
-          type="email"
-          label={t('auth.signIn.email')}
-          placeholder={t('auth.signIn.emailPlaceholder')}
-          autoComplete="username"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
+        <EmailField
           autoFocus
           value={email}
           error={error}

@@ -1,16 +1,5 @@
 import type { SigninRequest } from '@flightdeck/schemas';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
@@ -22,6 +11,7 @@ import { ApiError } from '../../lib/api-client';
 import { usePageTitle } from '../../lib/page-title';
 import { afterSignInPath } from '../../lib/redirect';
 import { signIn } from './api';
+import { EmailField } from './components/EmailField';
 
 const route = getRouteApi('/signin');
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
@@ -99,17 +89,8 @@ export function SignInPage() {
                 {errorMessage(i18n, mutation.error)}
               </Alert>
             )}
-            <TextInput
+            <EmailField
               ref={emailRef}
-              name="email"
-              type="email"
-              label={t('auth.signIn.email')}
-              placeholder={t('auth.signIn.emailPlaceholder')}
-              autoComplete="username"
-              inputMode="email"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
               autoFocus
               value={email}
               error={fieldErrors.email}

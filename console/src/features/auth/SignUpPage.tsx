@@ -9,6 +9,7 @@ import { ApiError } from '../../lib/api-client';
 import { usePageTitle } from '../../lib/page-title';
 import { signUp } from './api';
 import { AuthCard } from './components/AuthCard';
+import { EmailField } from './components/EmailField';
 import { type NewPasswordValues, newPasswordErrors, PasswordFields } from './components/PasswordFields';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
@@ -93,16 +94,8 @@ export function SignUpPage() {
             error={errors.name}
             onChange={(event) => setName(event.currentTarget.value)}
           />
-          <TextInput
-            name="email"
-            type="email"
-            label={t('auth.signIn.email')}
-            placeholder={t('auth.signIn.emailPlaceholder')}
+          <EmailField
             autoComplete="email"
-            inputMode="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
             value={email}
             error={errors.email}
             onChange={(event) => setEmail(event.currentTarget.value)}
