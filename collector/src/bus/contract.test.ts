@@ -436,13 +436,15 @@ describe('in-process bus specifics', () => {
     const sent = batch(1);
     await bus.publishMetrics(sent);
     sent.samples[0]!.v = 999;
+    sent.samples[0]!.l = { changed: 'yes' };
+    sent.samples.push({ m: 'late.added', v: 1 });
     const got: MetricBatch[] = [];
     await sleep(20);
     await bus.consumeMetrics(async (b) => {
       got.push(b);
     });
     await waitFor(() => got.length === 1, 'the batch');
-    expect(got[0]!.samples[0]!.v).toBe(1);
+    expect(got[0]).toEqual(batch(1));
     await bus.close();
   });
 });

@@ -3,8 +3,10 @@ import {
   type CommandReply,
   CommandRequest,
   Heartbeat,
+  type Labels,
   type MetricBatch,
   parseMetricBatch,
+  type Sample,
   SubjectToken,
   subjects,
 } from '@flightdeck/schemas';
@@ -107,6 +109,36 @@ export function subjectMatches(pattern: string, subject: string): boolean {
  * The bus of the embedded deployment: same subjects and the same contract as NATS, in memory.
  * Metric batches wait in a bounded queue until a consumer takes them and its handler resolves.
  */
+/**
+ * A deep copy of a valid batch, shaped exactly like the input. Several times faster than
+ * structuredClone, which showed as a fifth of the ingest profile.
+ */
+export function copyBatch(batch: MetricBatch): MetricBatch {
+  const src = batch.samples;
+  const samples: MetricBatch['samples'] = new Array(src.length);
+  for (let i = 0; i < src.length; i++) {
+    const s = src[i]!;
+    const c: Sample = { m: s.m, v: s.v };
+    if (s.l !== undefined) {
+      const l: Labels = {};
+      for (const k in s.l) l[k] = s.l[k]!;
+      c.l = l;
+    }
+    if (s.t !== undefined) c.t = s.t;
+    samples[i] = c;
+  }
+  const copy: MetricBatch = {
+    v: batch.v,
+    tenant: batch.tenant,
+    host: batch.host,
+    source: batch.source,
+    ts: batch.ts,
+    samples,
+  };
+  if (batch.service !== undefined) copy.service = batch.service;
+  return copy;
+}
+
 export function createInProcessBus(options: InProcessBusOptions = {}): InProcessBus {
   const prefix = options.subjectPrefix ?? 'fd';
   const logger = options.logger ?? defaultLogger();
@@ -264,7 +296,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       ensureOpen('publishMetrics');
       parseMetricBatch(batch);
       // A copy, as NATS would make: the producer may reuse its objects once the promise resolves.
-      enqueue({ payload: structuredClone(batch), validated: true, attempts: 0 });
+      enqueue({ payload: copyBatch(batch), validated: true, attempts: 0 });
     },
 
     injectRawMetrics(raw) {

@@ -15,7 +15,7 @@ export interface MetricStore {
    * field (e.g. `batches[2].samples[7].v`) before anything of the call is written; data accepted by
    * earlier calls is never touched. Writing the same (series, ts) again replaces the value.
    */
-  write(batches: readonly MetricBatch[]): Promise<WriteResult>;
+  write(batches: readonly MetricBatch[], options?: WriteOptions): Promise<WriteResult>;
   /** Series over a range, in the chart contract. See {@link SeriesQuery}. */
   query(q: SeriesQuery): Promise<ChartData>;
   /** The newest sample of every series that matches. */
@@ -33,6 +33,14 @@ export interface MetricStore {
   deadLetters(options?: { limit?: number }): Promise<DeadLetter[]>;
   /** Finishes pending writes and releases the connection. */
   close(): Promise<void>;
+}
+
+export interface WriteOptions {
+  /**
+   * Every batch already passed `parseMetricBatch` (the bus hands consumers only such batches), so
+   * the store does not validate again. Anything else must leave it unset.
+   */
+  validated?: boolean;
 }
 
 /** Most bytes of a dead letter's payload that are kept. */

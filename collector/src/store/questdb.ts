@@ -389,8 +389,8 @@ export async function createQuestdbStore(options: QuestdbStoreOptions): Promise<
   return {
     kind: 'questdb',
 
-    async write(batches) {
-      const valid = validateBatches(batches);
+    async write(batches, options) {
+      const valid = options?.validated ? batches : validateBatches(batches);
       if (closed) throw new Error('metric store is closed');
       let samples = 0;
       for (const b of valid) samples += b.samples.length;
