@@ -36,6 +36,23 @@ describe('createScheduler', () => {
     await scheduler.stop();
   });
 
+  it('aligns the grid to whole multiples of the interval, so hosts sample at the same instants', async () => {
+    vi.setSystemTime(T0 + 3_456);
+    const { logger } = recordingLogger();
+    const starts: number[] = [];
+    const scheduler = createScheduler({
+      intervalMs: 10_000,
+      logger,
+      task: async () => {
+        starts.push(Date.now() - T0);
+      },
+    });
+    await scheduler.start();
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(starts).toEqual([3_456, 10_000, 20_000]);
+    await scheduler.stop();
+  });
+
   it('never overlaps runs: a run longer than the interval skips the grid points it covered', async () => {
     const { logger, warnings } = recordingLogger();
     const starts: number[] = [];

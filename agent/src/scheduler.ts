@@ -11,8 +11,8 @@ export interface SchedulerOptions {
 
 export interface Scheduler {
   /**
-   * Runs the task now, then on the grid `start + k × interval`. Resolves when the first run has
-   * finished (it never rejects).
+   * Runs the task now, then on the grid of whole multiples of the interval since the epoch (every
+   * 10 s at :00, :10, :20 ...). Resolves when the first run has finished (it never rejects).
    */
   start(): Promise<void>;
   /** Cancels the next run and resolves once the run in flight (if any) has finished. */
@@ -21,7 +21,8 @@ export interface Scheduler {
 }
 
 /**
- * Runs a task on a fixed grid anchored at `start()`. Each timer is set for the next grid point, not
+ * Runs a task on a fixed grid aligned to the wall clock, so every agent with the same interval
+ * samples at the same instants and the charts of several hosts line up point for point. Each timer is set for the next grid point, not
  * for "interval after the last run", so timer lateness and run time never accumulate into drift. A
  * run that outlasts the interval is never overlapped: the grid points it covered are skipped (and
  * logged) and the next run waits for the following one.
@@ -76,7 +77,7 @@ export function createScheduler({ intervalMs, task, logger }: SchedulerOptions):
     start() {
       if (running) return Promise.resolve();
       running = true;
-      anchor = Date.now();
+      anchor = Math.floor(Date.now() / intervalMs) * intervalMs;
       tick = 0;
       return fire();
     },
