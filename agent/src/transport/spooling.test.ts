@@ -212,12 +212,12 @@ describe('spooling transport over HTTP (local server answering 500, then 202, on
 });
 
 /**
- * The fault "NATS stopped: the agent spools and replays". The issue asks for a 60 s outage; the suite
- * runs a short one (FD_FAULT_OUTAGE_MS, default 3,000) against a nats-server of its own: publishing
+ * The fault "NATS stopped for 60 s: the agent spools and replays" (FD_FAULT_OUTAGE_MS shortens it
+ * while working on the code), against a nats-server of its own: publishing
  * every 50 ms, the server is stopped, then started again on the same port and store. Every batch
  * must reach the stream, in the order published.
  */
-const OUTAGE_MS = Number(process.env.FD_FAULT_OUTAGE_MS ?? 3_000);
+const OUTAGE_MS = Number(process.env.FD_FAULT_OUTAGE_MS ?? 60_000);
 
 describe('spooling transport against an own nats-server that is stopped and restarted', () => {
   it(
