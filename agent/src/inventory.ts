@@ -60,13 +60,17 @@ export function parseOsRelease(text: string): Map<string, string> {
 
 /** Addresses of the host's non-internal interfaces, IPv4 first; IPv6 link-local (fe80::) is left out. */
 export function hostAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>): string[] {
-  const out = new Set<string>();
+  const addresses: string[] = [];
   for (const list of Object.values(interfaces)) {
-    for (const a of list ?? []) {
-      if (a.internal || /^fe80:/i.test(a.address)) continue;
-      out.add(a.address);
-    }
+    for (const a of list ?? []) if (!a.internal) addresses.push(a.address);
   }
+  return orderAddresses(addresses);
+}
+
+/** Addresses once each as the inventory lists them: IPv4 first, no IPv6 link-local (fe80::), at most 64. */
+export function orderAddresses(addresses: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const a of addresses) if (!/^fe80:/i.test(a) && a.length <= 64) out.add(a);
   const v4 = (a: string) => (a.includes(':') ? 1 : 0);
   return [...out].sort((a, b) => v4(a) - v4(b) || a.localeCompare(b)).slice(0, 64);
 }

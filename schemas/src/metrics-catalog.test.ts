@@ -117,6 +117,43 @@ describe('metrics catalogue', () => {
     }
   });
 
+  it('covers the Windows and Docker container metrics of the agent', () => {
+    for (const name of [
+      'cpu.interrupt',
+      'win.processor_queue_length',
+      'win.committed_bytes',
+      'win.page_faults_rate',
+      'win.services',
+      'win.auto_services_stopped',
+      'win.service_running',
+      'docker.containers',
+      'container.running',
+      'container.restarts',
+      'container.cpu_pct',
+      'container.mem_bytes',
+      'container.mem_limit_bytes',
+      'container.net_rx_bytes_rate',
+      'container.net_tx_bytes_rate',
+    ]) {
+      expect(metricByName(name), name).toBeDefined();
+    }
+    expect(metricByName('container.cpu_pct')).toMatchObject({
+      labels: ['container', 'image'],
+      chart: 'containers_cpu',
+    });
+    expect(metricByName('container.net_rx_bytes_rate')).toMatchObject({
+      kind: 'rate',
+      chart: 'containers_network',
+    });
+    expect(metricByName('docker.containers')?.labels).toEqual(['state']);
+    expect(metricByName('win.service_running')?.labels).toEqual(['service']);
+    expect(metricByName('win.auto_services_stopped')?.labels).toBeUndefined();
+    expect(metricsForChart('containers_memory').map((m) => m.name)).toEqual([
+      'container.mem_bytes',
+      'container.mem_limit_bytes',
+    ]);
+  });
+
   it('labels per-core, per-mount, per-device, per-interface and per-state series', () => {
     expect(metricByName('cpu.user')?.labels).toEqual(['core']);
     expect(metricByName('disk.used_pct')?.labels).toEqual(['mount']);

@@ -9,6 +9,8 @@ import { LABEL_KEY_RE, MetricName } from './wire';
  * Host metrics (`cpu.`, `mem.`, `swap.`, `disk.`, `disk_io.`, `net.`, `tcp.`, `proc.`, `system.`)
  * are the same on every OS where the source exists; descriptions say "Linux" where it does not on
  * Windows. On Windows `swap.*` is the page file and `disk.*` is per drive (`mount` = "C:").
+ * `win.*` exist only on Windows. `container.*` (labels `container` and `image`) and `docker.*` come
+ * from the Docker Engine of a host that has one.
  */
 
 /** Units of metric values. `ratio` is a fraction from 0 to 1; `percent` runs from 0 to 100. */
@@ -22,6 +24,7 @@ export const METRIC_UNITS = [
   'seconds',
   'milliseconds',
   'celsius',
+  'days',
 ] as const;
 /** A metric unit. */
 export const MetricUnit = z.enum(METRIC_UNITS);
@@ -55,6 +58,14 @@ export const CHARTS = [
   { id: 'tcp', title: 'TCP connections', unit: 'count' },
   { id: 'processes', title: 'Processes', unit: 'count' },
   { id: 'uptime', title: 'Uptime', unit: 'seconds' },
+  { id: 'windows_services', title: 'Windows services', unit: 'count' },
+  { id: 'windows_service_running', title: 'Automatic services running', unit: 'count' },
+  { id: 'containers', title: 'Containers', unit: 'count' },
+  { id: 'containers_running', title: 'Container running', unit: 'count' },
+  { id: 'containers_restarts', title: 'Container restarts', unit: 'count' },
+  { id: 'containers_cpu', title: 'Container CPU', unit: 'percent' },
+  { id: 'containers_memory', title: 'Container memory', unit: 'bytes' },
+  { id: 'containers_network', title: 'Container network traffic', unit: 'bytes_per_second' },
   { id: 'mysql_threads', title: 'MySQL threads', unit: 'count' },
   { id: 'mysql_queries', title: 'MySQL queries', unit: 'per_second' },
   { id: 'mysql_buffer_pool', title: 'MySQL buffer pool hit ratio', unit: 'ratio' },
@@ -63,6 +74,44 @@ export const CHARTS = [
   { id: 'pg_transactions', title: 'PostgreSQL transactions', unit: 'per_second' },
   { id: 'pg_cache', title: 'PostgreSQL cache hit ratio', unit: 'ratio' },
   { id: 'pg_replication', title: 'PostgreSQL replication lag', unit: 'seconds' },
+  { id: 'mysql_sessions', title: 'MySQL long-running and blocked sessions', unit: 'count' },
+  { id: 'mysql_connections', title: 'MySQL connections and limit', unit: 'count' },
+  { id: 'mysql_connections_usage', title: 'MySQL connections in use', unit: 'percent' },
+  { id: 'mysql_connection_rate', title: 'MySQL new and aborted connections', unit: 'per_second' },
+  { id: 'mysql_transactions', title: 'MySQL commits and rollbacks', unit: 'per_second' },
+  { id: 'mysql_temp', title: 'MySQL temporary tables and files', unit: 'per_second' },
+  { id: 'mysql_buffer_pool_usage', title: 'MySQL InnoDB buffer pool', unit: 'bytes' },
+  { id: 'mysql_innodb_io', title: 'MySQL InnoDB I/O', unit: 'bytes_per_second' },
+  { id: 'mysql_locks', title: 'MySQL lock waits and deadlocks', unit: 'per_second' },
+  { id: 'mysql_network', title: 'MySQL network traffic', unit: 'bytes_per_second' },
+  { id: 'mysql_replication_state', title: 'MySQL replication threads and replicas', unit: 'count' },
+  { id: 'mysql_schema_size', title: 'MySQL schema sizes', unit: 'bytes' },
+  { id: 'pg_connections_usage', title: 'PostgreSQL connections in use', unit: 'percent' },
+  { id: 'pg_sessions', title: 'PostgreSQL sessions', unit: 'count' },
+  { id: 'pg_rows', title: 'PostgreSQL rows', unit: 'per_second' },
+  { id: 'pg_temp_files', title: 'PostgreSQL temporary files', unit: 'per_second' },
+  { id: 'pg_temp_bytes', title: 'PostgreSQL temporary file bytes', unit: 'bytes_per_second' },
+  { id: 'pg_database_size', title: 'PostgreSQL database sizes', unit: 'bytes' },
+  { id: 'pg_checkpoints', title: 'PostgreSQL checkpoints', unit: 'per_second' },
+  { id: 'pg_buffers', title: 'PostgreSQL buffers written and allocated', unit: 'per_second' },
+  { id: 'pg_wal', title: 'PostgreSQL WAL written', unit: 'bytes_per_second' },
+  { id: 'pg_wal_records', title: 'PostgreSQL WAL records', unit: 'per_second' },
+  { id: 'pg_replication_bytes', title: 'PostgreSQL replica lag in bytes', unit: 'bytes' },
+  { id: 'pg_replication_state', title: 'PostgreSQL replication role and replicas', unit: 'count' },
+  { id: 'service_uptime', title: 'Service uptime', unit: 'seconds' },
+  { id: 'nginx_connections', title: 'Nginx connections', unit: 'count' },
+  { id: 'nginx_requests', title: 'Nginx requests and connections', unit: 'per_second' },
+  { id: 'apache_workers', title: 'Apache workers', unit: 'count' },
+  { id: 'apache_scoreboard', title: 'Apache scoreboard', unit: 'count' },
+  { id: 'apache_connections', title: 'Apache connections', unit: 'count' },
+  { id: 'apache_requests', title: 'Apache requests', unit: 'per_second' },
+  { id: 'apache_traffic', title: 'Apache traffic', unit: 'bytes_per_second' },
+  { id: 'apache_request_duration', title: 'Apache mean request duration', unit: 'milliseconds' },
+  { id: 'apache_cpu', title: 'Apache CPU', unit: 'percent' },
+  { id: 'url_response_time', title: 'URL response time', unit: 'milliseconds' },
+  { id: 'url_availability', title: 'URL availability', unit: 'ratio' },
+  { id: 'url_status_code', title: 'URL status code', unit: 'count' },
+  { id: 'url_certificate', title: 'URL certificate validity', unit: 'days' },
 ] as const satisfies readonly { id: string; title: string; unit: MetricUnit }[];
 
 /** Id of a catalogue chart. */
@@ -135,6 +184,8 @@ const MOUNT = ['mount'] as const;
 const DEVICE = ['device'] as const;
 const IFACE = ['interface'] as const;
 const DB = ['database'] as const;
+const REPLICA = ['replica'] as const;
+const CONTAINER = ['container', 'image'] as const;
 
 /** Every metric producers may publish, grouped by chart in chart order. */
 export const METRICS = [
@@ -145,6 +196,7 @@ export const METRICS = [
     'cpu.iowait': 'Idle time with disk I/O outstanding (Linux).',
     'cpu.steal': 'Time the hypervisor gave to other guests (Linux).',
     'cpu.idle': 'Idle time, I/O wait excluded.',
+    'cpu.interrupt': 'Time servicing hardware interrupts, part of system time (Windows).',
     'cpu.total': 'Busy time: everything but idle and I/O wait.',
   }),
   ...chartMetrics('load', 'gauge', undefined, {
@@ -227,6 +279,39 @@ export const METRICS = [
   ...chartMetrics('uptime', 'gauge', undefined, {
     'system.uptime': 'Time since the host booted.',
   }),
+  // Windows services (Win32_Service); per service only those set to start automatically.
+  ...chartMetrics('windows_services', 'gauge', ['state'], {
+    'win.services': 'Services in each state: running, stopped, start_pending... (Windows).',
+  }),
+  ...chartMetrics('windows_services', 'gauge', undefined, {
+    'win.auto_services_stopped': 'Services set to start automatically that are not running (Windows).',
+  }),
+  ...chartMetrics('windows_service_running', 'gauge', ['service'], {
+    'win.service_running': 'Whether a service set to start automatically is running: 1 or 0 (Windows).',
+  }),
+  // Docker Engine containers, as `docker ps` and `docker stats` show them.
+  ...chartMetrics('containers', 'gauge', ['state'], {
+    'docker.containers':
+      'Containers in each state: created, running, paused, restarting, removing, exited, dead.',
+  }),
+  ...chartMetrics('containers_running', 'gauge', CONTAINER, {
+    'container.running': 'Whether the container is running: 1 or 0.',
+  }),
+  ...chartMetrics('containers_restarts', 'gauge', CONTAINER, {
+    'container.restarts': 'Restarts done by the restart policy since the container was created.',
+  }),
+  ...chartMetrics('containers_cpu', 'gauge', CONTAINER, {
+    'container.cpu_pct':
+      'CPU use as docker stats shows it: 100 is one whole CPU, so it can pass 100 on a host with several.',
+  }),
+  ...chartMetrics('containers_memory', 'gauge', CONTAINER, {
+    'container.mem_bytes': 'Memory in use less the inactive page cache, as docker stats shows it.',
+    'container.mem_limit_bytes': 'Memory limit of a container that has one.',
+  }),
+  ...chartMetrics('containers_network', 'rate', CONTAINER, {
+    'container.net_rx_bytes_rate': "Bytes received on all the container's interfaces.",
+    'container.net_tx_bytes_rate': "Bytes sent on all the container's interfaces.",
+  }),
   // MySQL and MariaDB, from SHOW GLOBAL STATUS and SHOW REPLICA STATUS.
   ...chartMetrics('mysql_threads', 'gauge', undefined, {
     'mysql.threads_connected': 'Open client connections (Threads_connected).',
@@ -256,6 +341,192 @@ export const METRICS = [
   }),
   ...chartMetrics('pg_replication', 'gauge', undefined, {
     'pg.replication_lag': 'Seconds since the last transaction a standby replayed.',
+  }),
+  // Agentless pollers (collector/src/pollers). A database series without `database` is the whole
+  // server; each target is told apart by the batch's `service`, not by a label.
+  ...chartMetrics('mysql_threads', 'gauge', undefined, {
+    'mysql.threads_sleeping': 'Client threads idle between statements (PROCESSLIST Command Sleep).',
+  }),
+  ...chartMetrics('mysql_queries', 'rate', undefined, {
+    'mysql.questions_rate': 'Statements sent by clients (Questions).',
+    'mysql.com_select_rate': 'SELECT statements (Com_select).',
+    'mysql.com_insert_rate': 'INSERT statements (Com_insert).',
+    'mysql.com_update_rate': 'UPDATE statements (Com_update).',
+    'mysql.com_delete_rate': 'DELETE statements (Com_delete).',
+  }),
+  ...chartMetrics('mysql_sessions', 'gauge', undefined, {
+    'mysql.long_queries': 'Statements running longer than the target long-query threshold.',
+    'mysql.blocked_sessions': 'Sessions waiting for an InnoDB row lock another session holds.',
+  }),
+  ...chartMetrics('mysql_connections', 'gauge', undefined, {
+    'mysql.max_connections': 'Connection limit (max_connections).',
+    'mysql.max_used_connections':
+      'Most connections open at once since the server started (Max_used_connections).',
+  }),
+  ...chartMetrics('mysql_connections_usage', 'gauge', undefined, {
+    'mysql.connections_used_pct': 'Open connections as a share of max_connections.',
+  }),
+  ...chartMetrics('mysql_connection_rate', 'rate', undefined, {
+    'mysql.connections_rate': 'Connection attempts (Connections).',
+    'mysql.aborted_connects_rate': 'Failed connection attempts (Aborted_connects).',
+    'mysql.aborted_clients_rate': 'Connections dropped without a proper close (Aborted_clients).',
+  }),
+  ...chartMetrics('mysql_transactions', 'rate', undefined, {
+    'mysql.commits_rate': 'COMMIT statements (Com_commit).',
+    'mysql.rollbacks_rate': 'ROLLBACK statements (Com_rollback).',
+  }),
+  ...chartMetrics('mysql_temp', 'rate', undefined, {
+    'mysql.created_tmp_tables_rate': 'Internal temporary tables created (Created_tmp_tables).',
+    'mysql.created_tmp_disk_tables_rate':
+      'Internal temporary tables created on disk (Created_tmp_disk_tables).',
+    'mysql.created_tmp_files_rate': 'Temporary files created (Created_tmp_files).',
+  }),
+  ...chartMetrics('mysql_buffer_pool_usage', 'gauge', undefined, {
+    'mysql.innodb_buffer_pool_size_bytes': 'Size of the InnoDB buffer pool (innodb_buffer_pool_size).',
+    'mysql.innodb_buffer_pool_data_bytes': 'Buffer pool bytes holding data (Innodb_buffer_pool_bytes_data).',
+    'mysql.innodb_buffer_pool_dirty_bytes':
+      'Buffer pool bytes changed but not yet written (Innodb_buffer_pool_bytes_dirty).',
+  }),
+  ...chartMetrics('mysql_innodb_io', 'rate', undefined, {
+    'mysql.innodb_data_read_bytes_rate': 'Bytes InnoDB read from its files (Innodb_data_read).',
+    'mysql.innodb_data_written_bytes_rate': 'Bytes InnoDB wrote to its files (Innodb_data_written).',
+    'mysql.innodb_log_written_bytes_rate': 'Bytes written to the InnoDB redo log (Innodb_os_log_written).',
+  }),
+  ...chartMetrics('mysql_locks', 'rate', undefined, {
+    'mysql.innodb_row_lock_waits_rate': 'Row lock waits begun (Innodb_row_lock_waits).',
+    'mysql.innodb_deadlocks_rate': 'Deadlocks detected (Innodb_deadlocks, MariaDB).',
+    'mysql.table_locks_waited_rate': 'Table lock requests that had to wait (Table_locks_waited).',
+  }),
+  ...chartMetrics('mysql_network', 'rate', undefined, {
+    'mysql.bytes_received_rate': 'Bytes received from clients (Bytes_received).',
+    'mysql.bytes_sent_rate': 'Bytes sent to clients (Bytes_sent).',
+  }),
+  ...chartMetrics('mysql_replication_state', 'gauge', undefined, {
+    'mysql.replication_io_running': 'On a replica: whether the I/O thread runs, 1 or 0.',
+    'mysql.replication_sql_running': 'On a replica: whether the SQL thread runs, 1 or 0.',
+    'mysql.replicas': 'Replicas connected to this server (Binlog Dump threads).',
+  }),
+  ...chartMetrics('mysql_schema_size', 'gauge', DB, {
+    'mysql.schema_size_bytes': 'Data and indexes of a schema (information_schema.TABLES).',
+  }),
+  ...chartMetrics('pg_connections', 'gauge', undefined, {
+    'pg.connections_total': 'Client backends connected to the server (pg_stat_activity).',
+    'pg.max_connections': 'Connection limit (max_connections).',
+  }),
+  ...chartMetrics('pg_connections_usage', 'gauge', undefined, {
+    'pg.connections_used_pct': 'Client backends as a share of max_connections.',
+  }),
+  ...chartMetrics('pg_sessions', 'gauge', undefined, {
+    'pg.sessions_active': 'Client backends running a statement.',
+    'pg.sessions_idle': 'Client backends idle between transactions.',
+    'pg.sessions_idle_in_transaction': 'Client backends idle inside an open transaction.',
+    'pg.long_queries': 'Statements running longer than the target long-query threshold.',
+    'pg.blocked_sessions': 'Client backends waiting for a lock another backend holds.',
+  }),
+  ...chartMetrics('pg_rows', 'rate', DB, {
+    'pg.rows_returned_rate': 'Rows read by sequential and index scans (tup_returned).',
+    'pg.rows_fetched_rate': 'Rows fetched by index scans (tup_fetched).',
+    'pg.rows_inserted_rate': 'Rows inserted.',
+    'pg.rows_updated_rate': 'Rows updated.',
+    'pg.rows_deleted_rate': 'Rows deleted.',
+  }),
+  ...chartMetrics('pg_temp_files', 'rate', DB, {
+    'pg.temp_files_rate': 'Temporary files created by queries.',
+  }),
+  ...chartMetrics('pg_temp_bytes', 'rate', DB, {
+    'pg.temp_bytes_rate': 'Bytes written to temporary files by queries.',
+  }),
+  ...chartMetrics('pg_database_size', 'gauge', DB, {
+    'pg.database_size_bytes': 'Disk space of a database (pg_database_size).',
+  }),
+  ...chartMetrics('pg_checkpoints', 'rate', undefined, {
+    'pg.checkpoints_timed_rate': 'Checkpoints started by checkpoint_timeout.',
+    'pg.checkpoints_requested_rate': 'Checkpoints requested: WAL size reached, or asked for.',
+  }),
+  ...chartMetrics('pg_buffers', 'rate', undefined, {
+    'pg.buffers_checkpoint_rate': 'Buffers written by checkpoints.',
+    'pg.buffers_clean_rate': 'Buffers written by the background writer.',
+    'pg.buffers_backend_rate': 'Buffers written by backends themselves (before PostgreSQL 17).',
+    'pg.buffers_alloc_rate': 'Buffers allocated.',
+  }),
+  ...chartMetrics('pg_wal', 'rate', undefined, {
+    'pg.wal_bytes_rate': 'WAL bytes generated.',
+  }),
+  ...chartMetrics('pg_wal_records', 'rate', undefined, {
+    'pg.wal_records_rate': 'WAL records generated (PostgreSQL 14 and later).',
+    'pg.wal_buffers_full_rate':
+      'WAL writes forced because the WAL buffers were full (PostgreSQL 14 and later).',
+  }),
+  ...chartMetrics('pg_replication', 'gauge', REPLICA, {
+    'pg.replica_replay_lag':
+      'On a primary: seconds a replica takes to replay what the primary wrote (replay_lag).',
+  }),
+  ...chartMetrics('pg_replication_bytes', 'gauge', REPLICA, {
+    'pg.replica_lag_bytes': 'On a primary: WAL bytes a replica has not replayed yet.',
+  }),
+  ...chartMetrics('pg_replication_state', 'gauge', undefined, {
+    'pg.in_recovery': 'Whether the server is a standby replaying WAL, 1 or 0.',
+    'pg.replicas': 'Replicas streaming from this server (pg_stat_replication).',
+  }),
+  ...chartMetrics('service_uptime', 'gauge', undefined, {
+    'pg.uptime': 'Time since the PostgreSQL server started.',
+    'mysql.uptime': 'Time since the MySQL server started (Uptime).',
+    'apache.uptime': 'Time since the Apache server started.',
+  }),
+  // Nginx stub_status.
+  ...chartMetrics('nginx_connections', 'gauge', undefined, {
+    'nginx.connections_active': 'Open client connections, waiting ones included.',
+    'nginx.connections_reading': 'Connections whose request header is being read.',
+    'nginx.connections_writing': 'Connections whose response is being written.',
+    'nginx.connections_waiting': 'Idle keep-alive connections.',
+  }),
+  ...chartMetrics('nginx_requests', 'rate', undefined, {
+    'nginx.requests_rate': 'Client requests.',
+    'nginx.connections_accepted_rate': 'Client connections accepted.',
+    'nginx.connections_handled_rate': 'Client connections handled.',
+    'nginx.connections_dropped_rate': 'Connections accepted but not handled (a resource limit was reached).',
+  }),
+  // Apache mod_status (?auto).
+  ...chartMetrics('apache_workers', 'gauge', undefined, {
+    'apache.workers_busy': 'Workers serving a request.',
+    'apache.workers_idle': 'Workers waiting for a request.',
+    'apache.processes': 'Child processes.',
+  }),
+  ...chartMetrics('apache_scoreboard', 'gauge', ['state'], {
+    'apache.scoreboard': 'Worker slots in each scoreboard state: waiting, reading, sending, keepalive...',
+  }),
+  ...chartMetrics('apache_connections', 'gauge', undefined, {
+    'apache.connections_total': 'Open connections (event MPM).',
+    'apache.connections_async_writing': 'Connections writing asynchronously (event MPM).',
+    'apache.connections_async_keepalive': 'Idle keep-alive connections (event MPM).',
+    'apache.connections_async_closing': 'Connections closing (event MPM).',
+  }),
+  ...chartMetrics('apache_requests', 'rate', undefined, {
+    'apache.requests_rate': 'Requests served (Total Accesses).',
+  }),
+  ...chartMetrics('apache_traffic', 'rate', undefined, {
+    'apache.sent_bytes_rate': 'Bytes served (Total kBytes).',
+  }),
+  ...chartMetrics('apache_request_duration', 'gauge', undefined, {
+    'apache.request_duration_ms': 'Mean time to serve a request over the interval (Total Duration).',
+  }),
+  ...chartMetrics('apache_cpu', 'gauge', undefined, {
+    'apache.cpu_pct': 'CPU time of the Apache processes over the interval; 100 is one whole CPU.',
+  }),
+  // URL checks.
+  ...chartMetrics('url_response_time', 'gauge', undefined, {
+    'url.response_time_ms': 'Time from the request to the end of the answer, redirects included.',
+  }),
+  ...chartMetrics('url_availability', 'gauge', undefined, {
+    'url.up': 'Whether the answer was as expected (status, keyword), 1 or 0; its mean is the availability.',
+    'url.keyword_found': 'Whether the body held the keyword, 1 or 0.',
+  }),
+  ...chartMetrics('url_status_code', 'gauge', undefined, {
+    'url.status_code': 'HTTP status of the final answer.',
+  }),
+  ...chartMetrics('url_certificate', 'gauge', undefined, {
+    'url.cert_days_left':
+      'Days until the TLS certificate of the final answer expires; negative once expired.',
   }),
 ];
 

@@ -1,8 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metricByName } from '@flightdeck/schemas';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, fakeStatfs, fixtureContext, recordingLogger, sampleValue } from '../testing/support';
-import { defaultCollectors, linuxCollectors } from './registry';
+import { defaultCollectors, hostProbes, linuxCollectors } from './registry';
 
 describe('linuxCollectors', () => {
   it('publishes only metrics of the catalogue, with the labels the catalogue lists', async () => {
@@ -58,6 +61,41 @@ describe('linuxCollectors', () => {
   });
 
   it('refuses a platform it has no collectors for', () => {
-    expect(() => defaultCollectors('win32')).toThrow(/no collectors for win32/);
+    expect(() => defaultCollectors('darwin')).toThrow(/no collectors for darwin/);
+  });
+});
+
+describe('hostProbes', () => {
+  it('gives Windows its collectors and inventory, starting no shell before the first run', async () => {
+    const probes = hostProbes('win32', { dockerSocket: false });
+    expect(probes.collectors.map((c) => c.name)).toEqual([
+      'cpu',
+      'memory',
+      'filesystem',
+      'disk_io',
+      'network',
+      'system',
+      'services',
+    ]);
+    expect(probes.inventory?.().platform).toBe('windows');
+    await probes.close();
+  });
+
+  it('adds the Docker collector on Linux only when the Engine socket is there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fd-registry-'));
+    const socketPath = join(dir, 'docker.sock');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const names = (options: Parameters<typeof hostProbes>[1]) =>
+        hostProbes('linux', options).collectors.map((c) => c.name);
+      expect(names({ dockerSocket: socketPath })).toContain('docker');
+      expect(names({ dockerSocket: join(dir, 'absent.sock') })).not.toContain('docker');
+      expect(names({ dockerSocket: false })).not.toContain('docker');
+      expect(hostProbes('linux', { dockerSocket: false }).inventory).toBeUndefined();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -29,6 +29,14 @@ export const CHART_CATEGORIES: Readonly<Record<ChartId, GraphCategory>> = {
   tcp: 'network',
   processes: 'processes',
   uptime: 'system',
+  windows_services: 'system',
+  windows_service_running: 'system',
+  containers: 'containers',
+  containers_running: 'containers',
+  containers_restarts: 'containers',
+  containers_cpu: 'containers',
+  containers_memory: 'containers',
+  containers_network: 'containers',
   mysql_threads: 'database',
   mysql_queries: 'database',
   mysql_buffer_pool: 'database',
@@ -37,6 +45,45 @@ export const CHART_CATEGORIES: Readonly<Record<ChartId, GraphCategory>> = {
   pg_transactions: 'database',
   pg_cache: 'database',
   pg_replication: 'database',
+  mysql_sessions: 'database',
+  mysql_connections: 'database',
+  mysql_connections_usage: 'database',
+  mysql_connection_rate: 'database',
+  mysql_transactions: 'database',
+  mysql_temp: 'database',
+  mysql_buffer_pool_usage: 'database',
+  mysql_innodb_io: 'database',
+  mysql_locks: 'database',
+  mysql_network: 'database',
+  mysql_replication_state: 'database',
+  mysql_schema_size: 'database',
+  pg_connections_usage: 'database',
+  pg_sessions: 'database',
+  pg_rows: 'database',
+  pg_temp_files: 'database',
+  pg_temp_bytes: 'database',
+  pg_database_size: 'database',
+  pg_checkpoints: 'database',
+  pg_buffers: 'database',
+  pg_wal: 'database',
+  pg_wal_records: 'database',
+  pg_replication_bytes: 'database',
+  pg_replication_state: 'database',
+  service_uptime: 'system',
+  // Web servers and URLs have no category of their own yet.
+  nginx_connections: 'network',
+  nginx_requests: 'network',
+  apache_workers: 'network',
+  apache_scoreboard: 'network',
+  apache_connections: 'network',
+  apache_requests: 'network',
+  apache_traffic: 'network',
+  apache_request_duration: 'network',
+  apache_cpu: 'network',
+  url_response_time: 'network',
+  url_availability: 'network',
+  url_status_code: 'network',
+  url_certificate: 'network',
 };
 
 /** Every metric name of the catalogue, for one `latest` call that finds the charts a host has. */
@@ -71,7 +118,9 @@ export function chartConfigs(chart: ChartDefinition): Partial<ChartConfigs> {
   const suffix = SUFFIXES[unit];
   if (suffix !== undefined) configs.suffix = suffix;
   if (unit === 'bytes' || unit === 'bytes_per_second') configs.converted_value = 'bytes';
-  if (unit === 'percent') Object.assign(configs, { min: 0, max: 100 });
+  // A container's CPU is counted as docker stats counts it (100 per CPU), so it has no upper bound.
+  if (unit === 'percent')
+    Object.assign(configs, chart.id === 'containers_cpu' ? { min: 0 } : { min: 0, max: 100 });
   if (unit === 'ratio') Object.assign(configs, { min: 0, max: 1 });
   return configs;
 }

@@ -82,6 +82,7 @@ export const GRAPH_CATEGORIES = [
   'network',
   'system',
   'processes',
+  'containers',
   'database',
 ] as const;
 export const GraphCategory = z.enum(GRAPH_CATEGORIES);
