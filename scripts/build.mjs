@@ -10,7 +10,7 @@ const entries = {
   start: 'scripts/src/start.ts',
   api: 'api/src/main.ts',
   collector: 'collector/src/main.ts',
-  agent: 'agent/src/main.ts',
+  agent: 'agent/src/cli.ts',
 };
 
 /** Keeps npm packages external; workspace packages (@flightdeck/*) and relative imports are bundled. */

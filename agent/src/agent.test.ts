@@ -121,6 +121,33 @@ describe('createAgent runOnce', () => {
     expect(heartbeats).toHaveLength(1);
   });
 
+  it('reports every run to onRun with the counters and the backlog, and survives a throwing callback', async () => {
+    const { transport, state } = recordingTransport();
+    const { logger, lines } = recordingLogger();
+    const seen: unknown[] = [];
+    let calls = 0;
+    const agent = createAgent({
+      ...base,
+      transport: { ...transport, backlog: () => ({ depth: 3, dropped: 1 }) },
+      logger,
+      collectors: [constant('a')],
+      onRun: (result, stats, backlog) => {
+        calls++;
+        if (calls === 2) throw new Error('disk full');
+        seen.push({ published: result.published, runs: stats.runs, failed: stats.failed, backlog });
+      },
+    });
+    await agent.runOnce();
+    state.fail = new TransportError('bus down');
+    await agent.runOnce();
+    await agent.runOnce();
+    expect(seen).toEqual([
+      { published: true, runs: 1, failed: 0, backlog: { depth: 3, dropped: 1 } },
+      { published: false, runs: 3, failed: 2, backlog: { depth: 3, dropped: 1 } },
+    ]);
+    expect(lines.find((l) => l.msg === 'the after-run callback failed')).toMatchObject({ err: 'disk full' });
+  });
+
   it('refuses options that could never be published', () => {
     const { transport } = recordingTransport();
     expect(() => createAgent({ ...base, transport, tenant: 'acme.eu' })).toThrow(/tenant "acme.eu"/);

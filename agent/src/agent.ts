@@ -10,6 +10,8 @@ import pino, { type Logger } from 'pino';
 import type { Collector, HeartbeatExtras } from './collectors/contract';
 import { errorMessage } from './collectors/linux/proc';
 import { defaultCollectors } from './collectors/registry';
+import type { FilesSync } from './files/contract';
+import { createFilesWatcher, type FilesWatcher, type FilesWatcherOptions } from './files/watcher';
 import { inventoryReader, stableJson } from './inventory';
 import { createCollectorRunner, createScheduler } from './scheduler';
 import type { Transport } from './transport/contract';
@@ -32,6 +34,23 @@ export interface AgentOptions {
    * Default: {@link inventoryReader} of `procRoot`; `false` sends none.
    */
   inventory?: (() => HostInventory) | false;
+  /**
+   * Critical files: where the agent syncs the files it watches (`httpFilesSync` of the api URL and
+   * access key, or the api's function in the embedded product). Absent: no files are watched.
+   */
+  files?: FilesSync;
+  /** Settings of the critical-files watcher; it runs every agent interval unless `intervalMs` says otherwise. */
+  filesOptions?: Partial<
+    Pick<
+      FilesWatcherOptions,
+      'intervalMs' | 'maxFileBytes' | 'concurrency' | 'fullRehashMs' | 'hostRoot' | 'target'
+    >
+  >;
+  /**
+   * Called after every run with its result, the counters and the transport's backlog (the agent's
+   * status file is written from here). An exception is logged, never thrown out of the run.
+   */
+  onRun?: (result: RunResult, stats: AgentStats, backlog: { depth: number; dropped: number }) => void;
 }
 
 export interface AgentStats {
@@ -164,6 +183,13 @@ export function createAgent(options: AgentOptions): Agent {
       logger.warn({ err: errorMessage(err) }, 'heartbeat not published');
     }
     stats.runs++;
+    if (options.onRun) {
+      try {
+        options.onRun(result, { ...stats }, transport.backlog());
+      } catch (err) {
+        logger.warn({ err: errorMessage(err) }, 'the after-run callback failed');
+      }
+    }
     return result;
   }
 
@@ -180,6 +206,17 @@ export function createAgent(options: AgentOptions): Agent {
       await runOnce();
     },
   });
+  // Beside the metric runs, on its own schedule: hashing files never delays a batch.
+  const files: FilesWatcher | undefined = options.files
+    ? createFilesWatcher({
+        intervalMs,
+        ...options.filesOptions,
+        sync: options.files,
+        tenant,
+        host,
+        logger: logger.child({ part: 'files' }),
+      })
+    : undefined;
   let firstRun: Promise<void> | undefined;
 
   return {
@@ -191,12 +228,13 @@ export function createAgent(options: AgentOptions): Agent {
           'agent starting',
         );
         firstRun = scheduler.start();
+        void files?.start();
       }
       return firstRun;
     },
     stop() {
       stopping ??= (async () => {
-        await scheduler.stop();
+        await Promise.all([scheduler.stop(), files?.stop()]);
         await tail;
         await transport.close();
         logger.info({ ...stats }, 'agent stopped');

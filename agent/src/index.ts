@@ -31,7 +31,28 @@ export {
 export { countTcpStates, tcpCollector } from './collectors/linux/tcp';
 export { parseUptime, uptimeCollector } from './collectors/linux/uptime';
 export { defaultCollectors, type LinuxCollectorsOptions, linuxCollectors } from './collectors/registry';
-export { type AgentConfig, AgentEnv, hostKeyFromHostname, loadAgentConfig } from './config';
+export { type AgentStatusReport, type CliContext, runCli } from './commands';
+export {
+  type AgentConfig,
+  AgentEnv,
+  agentPaths,
+  configFilePath,
+  defaultConfigFile,
+  defaultStateDir,
+  hostKeyFromHostname,
+  loadAgentConfig,
+} from './config';
+export { AgentConfigFile, readConfigFile, writeConfigFile } from './config-file';
+export { checkFile, type FileCheck, type PathTestOutcome, testPath } from './files/check';
+export type { FilesSync } from './files/contract';
+export { filesSyncEndpoint, type HttpFilesSyncOptions, httpFilesSync } from './files/http';
+export {
+  createFilesWatcher,
+  type FilesRunResult,
+  type FilesWatcher,
+  type FilesWatcherOptions,
+  type FilesWatcherStats,
+} from './files/watcher';
 export {
   hostAddresses,
   type InventoryOptions,
@@ -41,6 +62,10 @@ export {
   stableJson,
   unameArchitecture,
 } from './inventory';
+export { AgentLockedError, acquireLock, isAgentProcess, isProcessAlive, readPidFile } from './lock';
+export { hashMachineId, type MachineId, machineIdFiles, readMachineId } from './machine-id';
+export { type StartAgentOptions, startAgent } from './run';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler';
+export { AgentStatusFile, readStatusFile, writeStatusFile } from './status-file';
 export { type BusTransportOptions, createBusTransport } from './transport/bus';
 export { type Transport, TransportError } from './transport/contract';

@@ -7,8 +7,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './env';
 import { ApiError, errorHandler } from './errors';
+import { agentRoutes } from './routes/agent/routes';
 import { authRoutes } from './routes/auth/routes';
 import { customerRoutes } from './routes/customer/routes';
+import { filesRoutes } from './routes/files/routes';
 import { healthRoutes } from './routes/health/routes';
 import { agentKeyRoutes } from './routes/ingest/agent-key';
 import { ingestRoutes } from './routes/ingest/routes';
@@ -38,7 +40,9 @@ export function createApiRoutes(deps: AppDeps) {
     .route('/', serverRoutes(deps))
     .route('/', linuxRoutes(deps))
     .route('/', agentKeyRoutes(deps))
-    .route('/', ingestRoutes(deps));
+    .route('/', ingestRoutes(deps))
+    .route('/', agentRoutes(deps))
+    .route('/', filesRoutes(deps));
 }
 export type ApiRoutes = ReturnType<typeof createApiRoutes>;
 

@@ -39,6 +39,11 @@ export const ApiEnvSchema = z.object({
   /** NATS server (`nats://host:4222`). Absent: the in-process bus of the embedded mode. */
   NATS_URL: env.url(['nats', 'tls']).optional(),
   /**
+   * NATS address agents on other hosts publish to (`nats://monitor.example.com:4222`), handed to
+   * each agent when it registers. Absent: agents publish through the api's HTTP ingest.
+   */
+  AGENT_NATS_URL: env.url(['nats', 'tls', 'ws', 'wss']).optional(),
+  /**
    * Address users reach the console at (`https://monitor.example.com`). Used in links sent by
    * e-mail; when it is https the session cookie is marked Secure.
    */

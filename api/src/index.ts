@@ -9,4 +9,5 @@ export { MigrationError, migrateToLatest } from './db/migrate';
 export type { AppDeps, AppEnv } from './env';
 export { ApiError } from './errors';
 export { type HostRegistry, startHostRegistry } from './hosts/registry';
+export { inProcessFilesSync, syncAgentFiles } from './routes/files/sync';
 export { type RunningServer, startServer } from './server';

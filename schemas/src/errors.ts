@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'plan_gated',
   'not_found',
   'conflict',
+  'limit_reached',
   'payload_too_large',
   'rate_limited',
   'timeout',
@@ -21,6 +22,11 @@ export const ERROR_CODES = [
   'store_unavailable',
   'mail_unavailable',
   'internal',
+  'connection_failed',
+  'auth_failed',
+  'wrong_engine',
+  'tls_error',
+  'bad_config',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -37,6 +43,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   plan_gated: 403,
   not_found: 404,
   conflict: 409,
+  limit_reached: 409,
   payload_too_large: 413,
   rate_limited: 429,
   timeout: 504,
@@ -44,6 +51,12 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   store_unavailable: 503,
   mail_unavailable: 503,
   internal: 500,
+  // A monitored target failed a connection test: the target answered badly, not the API.
+  connection_failed: 502,
+  auth_failed: 502,
+  wrong_engine: 502,
+  tls_error: 502,
+  bad_config: 400,
 };
 
 /** English fallback for each code, used when a more specific message is not given. */
@@ -59,6 +72,7 @@ export const ERROR_FALLBACK_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   plan_gated: 'This feature is not part of your plan.',
   not_found: 'This page could not be found',
   conflict: 'This conflicts with data that already exists.',
+  limit_reached: 'A limit was reached: remove something before adding more.',
   payload_too_large: 'The request is too large.',
   rate_limited: 'Too many attempts. Wait a minute and try again.',
   timeout: 'The service did not respond in time.',
@@ -66,6 +80,11 @@ export const ERROR_FALLBACK_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   store_unavailable: 'The metric store is not reachable.',
   mail_unavailable: 'The e-mail could not be sent. Try again in a few minutes.',
   internal: 'Sorry, an internal error was detected. Wait a few minutes and try again.',
+  connection_failed: 'Failed to connect to the pool.',
+  auth_failed: 'Authentication error. Check the service logs to find the cause.',
+  wrong_engine: 'Another kind of service answers at this address and port.',
+  tls_error: 'The secure (TLS) connection to the service failed.',
+  bad_config: 'The service configuration is not valid.',
 };
 
 /**

@@ -7,6 +7,7 @@ import {
   createApp,
   createDb,
   ensureSystemAdmin,
+  inProcessFilesSync,
   loadApiConfig,
   migrateToLatest,
   startHostRegistry,
@@ -80,6 +81,9 @@ export async function startFlightdeck(
     intervalSeconds: Number(env.AGENT_INTERVAL_S ?? 10),
     collectors: linuxCollectors(),
     logger: logger.child({ name: 'agent' }),
+    // Critical files: the api's own sync function, called in this process (no HTTP).
+    files: inProcessFilesSync(db),
+    filesOptions: { target: 'the api (in process)' },
   });
   await agent.start();
 

@@ -52,7 +52,7 @@ const ADMIN = { email: 'pipeline@flightdeck.test', password: 'pipeline-password-
 const ENTRIES: Record<PipelinePart, string[]> = {
   collector: ['collector/src/main.ts'],
   api: ['api/src/main.ts'],
-  agent: ['agent/src/main.ts'],
+  agent: ['agent/src/cli.ts', 'run'],
 };
 
 function startPart(name: PipelinePart, env: NodeJS.ProcessEnv): PartProcess {
@@ -178,6 +178,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
       AGENT_HOST_KEY: hostKey,
       AGENT_INTERVAL_S: String(options.agentIntervalS ?? 1),
       AGENT_SPOOL_DIR: join(dir, 'spool'),
+      AGENT_STATE_DIR: join(dir, 'agent-state'),
     });
     parts.push(agent);
     const server = await waitFor(

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,4 +97,26 @@ export function recordingTransport() {
     },
   };
   return { transport, batches, heartbeats, state };
+}
+
+/**
+ * A live process whose command line ends in `args` (`['flightdeck-agent', 'run']` stands in for
+ * another running agent); `kill()` ends it.
+ */
+export async function idleProcess(args: string[]): Promise<{ pid: number; kill(): Promise<void> }> {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); console.log("up")', ...args], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout?.once('data', () => resolve());
+  });
+  return {
+    pid: child.pid!,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
 }

@@ -66,7 +66,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       if (res.status === 401 || res.status === 403) {
         options.logger?.error(
           { status: res.status, endpoint },
-          `ingest refused the access key (check AGENT_ACCESS_KEY); keeping the ${what} in the spool: ${message}`,
+          `ingest refused the access key (check the key of the config file or AGENT_ACCESS_KEY); keeping the ${what} in the spool: ${message}`,
         );
         throw new TransportError(`${what} refused by ${endpoint} (${res.status}): ${message}`);
       }

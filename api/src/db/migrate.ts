@@ -4,6 +4,8 @@ import { initial } from './migrations/0001_initial';
 import { authCodes } from './migrations/0002_auth_codes';
 import { planCatalog } from './migrations/0003_plan_catalog';
 import { hosts } from './migrations/0004_hosts';
+import { monitoredFiles } from './migrations/0005_monitored_files';
+import { agentInstalls } from './migrations/0006_agent_installs';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -14,6 +16,8 @@ export const migrations = {
   '0002_auth_codes': authCodes,
   '0003_plan_catalog': planCatalog,
   '0004_hosts': hosts,
+  '0005_monitored_files': monitoredFiles,
+  '0006_agent_installs': agentInstalls,
 };
 
 /** A migration that failed, with the name of the step. */

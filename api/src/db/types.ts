@@ -16,6 +16,10 @@ export interface Database {
   services: ServicesTable;
   auth_codes: AuthCodesTable;
   agent_keys: AgentKeysTable;
+  monitored_files: MonitoredFilesTable;
+  monitored_file_changes: MonitoredFileChangesTable;
+  file_path_tests: FilePathTestsTable;
+  agent_installs: AgentInstallsTable;
 }
 
 /** JSON kept as text: written as a string, read as a string. */
@@ -220,3 +224,81 @@ export interface AgentKeysTable {
   revoked_at: UnixSeconds | null;
 }
 export type AgentKey = Selectable<AgentKeysTable>;
+
+/** A file watched on a server (migration 0005). `status` is a MonitoredFileStatus of schemas. */
+export interface MonitoredFilesTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number;
+  path: string;
+  status: Defaulted<string>;
+  /** Hex SHA-256 the file is compared with; null until the first hash. */
+  baseline_sha256: string | null;
+  /** Hex SHA-256 of the last successful read. */
+  sha256: string | null;
+  size: number | null;
+  /** Unix seconds of the file's last modification, as the agent saw it. */
+  mtime: number | null;
+  /** Why the last check could not hash the file. */
+  error: string | null;
+  last_checked_at: UnixSeconds | null;
+  changed_at: UnixSeconds | null;
+  baseline_at: UnixSeconds | null;
+  /** User who last equalized; null when the first check set the baseline. */
+  baseline_by: number | null;
+  created_by: number | null;
+  created_at: UnixSeconds;
+}
+export type MonitoredFileRow = Selectable<MonitoredFilesTable>;
+
+/** One detected change of a monitored file's content (migration 0005). */
+export interface MonitoredFileChangesTable {
+  id: Generated<number>;
+  customer_id: number;
+  file_id: number;
+  detected_at: UnixSeconds;
+  previous_sha256: string | null;
+  sha256: string;
+  size: number | null;
+  mtime: number | null;
+  /** When an equalize accepted this change; null while open. */
+  accepted_at: UnixSeconds | null;
+  accepted_by: number | null;
+}
+export type MonitoredFileChangeRow = Selectable<MonitoredFileChangesTable>;
+
+/** A path test for a server's agent (migration 0005): `pending`, then `ok` or `error`. */
+export interface FilePathTestsTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number;
+  path: string;
+  status: Defaulted<'pending' | 'ok' | 'error'>;
+  /** A PathTestReason of schemas when `error`. */
+  reason: string | null;
+  message: string | null;
+  size: number | null;
+  created_at: UnixSeconds;
+  answered_at: UnixSeconds | null;
+}
+export type FilePathTestRow = Selectable<FilePathTestsTable>;
+
+/**
+ * One system an agent was installed on (migration 0006), made by `POST /agent/register`. Unique per
+ * customer by `machine_id` (a re-install finds it again) and by `host_key`.
+ */
+export interface AgentInstallsTable {
+  id: Generated<number>;
+  customer_id: number;
+  /** The keyed hash of the system's machine id the agent sent. */
+  machine_id: string;
+  /** The host token of the bus subjects this install publishes under. */
+  host_key: string;
+  /** Host name at the last registration. */
+  hostname: string;
+  /** linux, windows, darwin or other. */
+  platform: string;
+  registered_at: UnixSeconds;
+  last_registered_at: UnixSeconds;
+}
+export type AgentInstall = Selectable<AgentInstallsTable>;

@@ -84,9 +84,10 @@ describe('buildMenu', () => {
     expect(menu[1]?.sub_menu[0]?.sub_menu[0]?.to).toBe('/tower_control/list/4');
   });
 
-  it('lists only screens that exist: Hosts, Management > About', async () => {
+  it('lists only screens that exist: Hosts, Cockpit > Critical files, Management > About', async () => {
     expect(MENU_CATALOGUE.map((e) => e.to).filter(Boolean)).toEqual([
       '/flightdeck/services',
+      '/flightdeck/cockpit/files_criticals',
       '/managements/about',
     ]);
   });

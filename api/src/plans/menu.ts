@@ -31,6 +31,15 @@ export interface MenuEntry {
 /** The product's screens, in drawer order. */
 export const MENU_CATALOGUE: readonly MenuEntry[] = [
   { name: 'hosts', label: 'menu.hosts', icon: 'server', to: '/flightdeck/services' },
+  { name: 'cockpit', label: 'menu.cockpit', icon: 'dashboard', to: null },
+  {
+    name: 'files_criticals',
+    parent: 'cockpit',
+    label: 'menu.files_criticals',
+    icon: 'shield',
+    to: '/flightdeck/cockpit/files_criticals',
+    validation: 'flightdeck.cockpit.files_criticals',
+  },
   { name: 'managements', label: 'menu.management', icon: 'settings', to: null },
   { name: 'about', parent: 'managements', label: 'menu.about', icon: 'info', to: '/managements/about' },
 ];

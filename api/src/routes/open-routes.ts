@@ -18,8 +18,10 @@ export const OPEN_ROUTES: readonly string[] = [
   // Freemium sign-up: the account does not exist yet.
   'POST /api/signup/:login_type/register',
   'POST /api/signup/email_verification',
-  // Agent ingest: authenticated by the agent access key (Bearer), not by a session.
+  // Agent calls: authenticated by the agent access key (Bearer), not by a session.
   'POST /api/ingest',
+  'POST /api/agent/register',
+  'POST /api/agent/files/sync',
   // The built console: its files and the SPA fallback (the pages sign in through the API).
   'GET /assets/*',
   'GET /*',

@@ -197,6 +197,20 @@ const hostRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/servers/ServicesPage'), 'HostRoutePage'),
 });
 
+/** Spec 2: the cockpit's critical files (route spelled as the spec has it). */
+const filesCriticalsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/cockpit/files_criticals',
+  staticData: {
+    titleKey: 'files.pageTitle',
+    icon: 'shield',
+    resource: 'flightdeck.cockpit.files_criticals',
+    usesRefresh: true,
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/files/FilesPage'), 'FilesPage'),
+});
+
 /** Spec 2 lists /test among its test pages: here it checks one plan resource through the route gate. */
 const planCheckRoute = createRoute({
   getParentRoute: () => shellRoute,
@@ -234,6 +248,7 @@ const routeTree = rootRoute.addChildren([
     managementsAboutRoute,
     hostsRoute,
     hostRoute,
+    filesCriticalsRoute,
     planCheckRoute,
     shellNotFoundRoute,
   ]),

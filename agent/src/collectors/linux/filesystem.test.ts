@@ -1,7 +1,14 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, fakeStatfs, fixtureContext, recordingLogger, sampleValue } from '../../testing/support';
+import {
+  FIXTURES,
+  fakeStatfs,
+  fixtureContext,
+  recordingLogger,
+  sampleValue,
+  tempProcRoot,
+} from '../../testing/support';
 import { filesystemCollector, fsSamples, parseMounts, reportableMounts, type StatFsLike } from './filesystem';
 
 describe('parseMounts and reportableMounts', () => {
@@ -120,6 +127,28 @@ describe('filesystemCollector', () => {
     await new Promise((r) => setTimeout(r, 0));
     const third = await fs.collect(fixtureContext('vm-2', 3, logger));
     expect(sampleValue(third, 'disk.size_bytes', { mount: '/' })).toBe(4_096_000);
+  });
+
+  it('reads the mounts of the host init under another host root and asks statfs there', async () => {
+    const { logger } = recordingLogger();
+    const proc = await tempProcRoot('vm-2');
+    try {
+      await mkdir(join(proc.root, '1'));
+      await writeFile(join(proc.root, '1/mounts'), '/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 /data xfs rw 0 0\n');
+      const asked: string[] = [];
+      const fs = filesystemCollector({
+        hostRoot: '/rootfs',
+        statfs: (path) => {
+          asked.push(path);
+          return fakeStatfs(path);
+        },
+      });
+      const samples = await fs.collect({ procRoot: proc.root, now: 1, logger });
+      expect(asked).toEqual(['/rootfs', '/rootfs/data']);
+      expect(new Set(samples.map((s) => s.l?.mount))).toEqual(new Set(['/', '/data']));
+    } finally {
+      await proc.remove();
+    }
   });
 
   it('returns nothing and warns naming the file when /proc/self/mounts is missing', async () => {

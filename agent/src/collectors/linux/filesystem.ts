@@ -1,4 +1,5 @@
 import { statfs as fsStatfs } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Collector, SampleLike } from '../contract';
 import { errorMessage, fields, percent, readProcText, warnUnparsed } from './proc';
 
@@ -95,6 +96,13 @@ export interface FilesystemCollectorOptions {
   statfs?: (path: string) => Promise<StatFsLike>;
   /** How long one mount may take to answer before it is left out of this run (default 2 s). */
   mountTimeoutMs?: number;
+  /**
+   * The host's root file system as this process sees it. Default `/`: the mounts of this process
+   * (`<procRoot>/self/mounts`). Another root (`/rootfs` in the agent container, the host's `/`
+   * mounted there) reads the mounts of the host's init (`<procRoot>/1/mounts`, which needs the
+   * host's pid namespace) and asks statfs under that root; samples keep the host's mount paths.
+   */
+  hostRoot?: string;
 }
 
 /** Label values are at most 256 characters on the wire (schemas `Labels`). */
@@ -110,16 +118,17 @@ const MAX_LABEL = 256;
 export function filesystemCollector(options: FilesystemCollectorOptions = {}): Collector {
   const statfs = options.statfs ?? ((path: string) => fsStatfs(path));
   const mountTimeoutMs = options.mountTimeoutMs ?? 2000;
+  const hostRoot = options.hostRoot && options.hostRoot !== '/' ? options.hostRoot : undefined;
+  const mountsFile = hostRoot ? '1/mounts' : 'self/mounts';
   const stuck = new Set<string>();
 
   return {
     name: 'filesystem',
     async collect(ctx) {
-      // In a container the host's mounts will come from /host/proc/1/mounts under a rootfs prefix (not yet).
-      const text = await readProcText(ctx, 'self/mounts');
+      const text = await readProcText(ctx, mountsFile);
       if (text === undefined) return [];
       const { mounts, unparsed } = parseMounts(text);
-      warnUnparsed(ctx, 'self/mounts', unparsed);
+      warnUnparsed(ctx, mountsFile, unparsed);
 
       const results = await Promise.all(
         reportableMounts(mounts).map(async ({ mountPoint }): Promise<SampleLike[]> => {
@@ -147,7 +156,8 @@ export function filesystemCollector(options: FilesystemCollectorOptions = {}): C
 
   /** statfs, or a rejection after `mountTimeoutMs`; a late mount stays `stuck` until its call returns. */
   function statfsWithDeadline(mountPoint: string): Promise<StatFsLike> {
-    const call = Promise.resolve().then(() => statfs(mountPoint));
+    const path = hostRoot && mountPoint !== '/' ? join(hostRoot, mountPoint) : (hostRoot ?? mountPoint);
+    const call = Promise.resolve().then(() => statfs(path));
     return new Promise<StatFsLike>((resolve, reject) => {
       const timer = setTimeout(() => {
         stuck.add(mountPoint);

@@ -321,8 +321,28 @@ describe('/customer/system', () => {
       sub_menu: [],
       extra_config: {},
     };
+    // Enterprise grants the critical files; Freemium does not, so its Cockpit group stays empty and goes.
+    const cockpit = {
+      name: 'cockpit',
+      label: 'menu.cockpit',
+      icon: 'dashboard',
+      to: null,
+      extra_config: {},
+      sub_menu: [
+        {
+          name: 'files_criticals',
+          label: 'menu.files_criticals',
+          icon: 'shield',
+          to: '/flightdeck/cockpit/files_criticals',
+          validation: 'flightdeck.cockpit.files_criticals',
+          sub_menu: [],
+          extra_config: {},
+        },
+      ],
+    };
     expect(await data(await get('/customer/system/get_routes', tokens.admin), RoutesData)).toEqual([
       hosts,
+      cockpit,
       ...about,
     ]);
     expect(await data(await get('/customer/system/get_routes', tokens.a), RoutesData)).toEqual([

@@ -6,32 +6,17 @@ import {
   type OkEnvelope,
   parseMetricBatch,
 } from '@flightdeck/schemas';
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { AppDeps, AppEnv } from '../../env';
+import { type Context, Hono } from 'hono';
+import { type AgentCallEnv, requireAgentKey } from '../../auth/agent-key';
+import type { AppDeps } from '../../env';
 import { ApiError } from '../../errors';
-import { verifyAgentKey } from '../../hosts/agent-keys';
 import { jsonBody } from '../../http/body';
-
-type IngestEnv = AppEnv & { Variables: { agentCustomerId: number } };
 
 /** A field path string such as `samples[7].v` as envelope path parts: `['samples', 7, 'v']`. */
 function pathParts(path: string): (string | number)[] {
   const out: (string | number)[] = [];
   for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
   return out;
-}
-
-/** Lets a request through only with an active agent access key as bearer token; 401 otherwise. */
-function requireAgentKey(deps: AppDeps): MiddlewareHandler<IngestEnv> {
-  return async (c, next) => {
-    const header = c.req.header('Authorization') ?? '';
-    const m = /^Bearer\s+(\S+)$/i.exec(header);
-    const customerId = m ? await verifyAgentKey(deps.db, m[1]!) : undefined;
-    if (customerId === undefined)
-      throw ApiError.of('unauthorized', 'The agent access key is missing, wrong or revoked.');
-    c.set('agentCustomerId', customerId);
-    await next();
-  };
 }
 
 function invalidBatch(c: Context, index: number, err: InvalidBatchError) {
@@ -52,40 +37,45 @@ function invalidBatch(c: Context, index: number, err: InvalidBatchError) {
  */
 export function ingestRoutes(deps: AppDeps) {
   const { bus } = deps;
-  return new Hono<IngestEnv>().post('/ingest', requireAgentKey(deps), jsonBody(IngestRequest), async (c) => {
-    const { batches, heartbeat } = c.req.valid('json');
-    const tenant = String(c.get('agentCustomerId'));
-    const valid: MetricBatch[] = [];
-    for (let i = 0; i < batches.length; i++) {
-      let batch: MetricBatch;
+  return new Hono<AgentCallEnv>().post(
+    '/ingest',
+    requireAgentKey(deps.db),
+    jsonBody(IngestRequest),
+    async (c) => {
+      const { batches, heartbeat } = c.req.valid('json');
+      const tenant = String(c.get('agentCustomerId'));
+      const valid: MetricBatch[] = [];
+      for (let i = 0; i < batches.length; i++) {
+        let batch: MetricBatch;
+        try {
+          batch = parseMetricBatch(batches[i]);
+        } catch (err) {
+          if (err instanceof InvalidBatchError) return invalidBatch(c, i, err);
+          throw err;
+        }
+        if (batch.tenant !== tenant) {
+          throw ApiError.of(
+            'forbidden',
+            `batches[${i}].tenant: the access key does not belong to this tenant.`,
+          );
+        }
+        valid.push(batch);
+      }
+      if (heartbeat && heartbeat.tenant !== tenant) {
+        throw ApiError.of('forbidden', 'heartbeat.tenant: the access key does not belong to this tenant.');
+      }
       try {
-        batch = parseMetricBatch(batches[i]);
+        for (const batch of valid) await bus.publishMetrics(batch);
+        if (heartbeat) await bus.publishHeartbeat(heartbeat);
       } catch (err) {
-        if (err instanceof InvalidBatchError) return invalidBatch(c, i, err);
-        throw err;
+        if (err instanceof InvalidBatchError) throw ApiError.of('invalid_batch', err.message);
+        deps.logger.warn({ err, tenant }, 'ingest: the bus refused a batch');
+        throw ApiError.of('bus_unavailable');
       }
-      if (batch.tenant !== tenant) {
-        throw ApiError.of(
-          'forbidden',
-          `batches[${i}].tenant: the access key does not belong to this tenant.`,
-        );
-      }
-      valid.push(batch);
-    }
-    if (heartbeat && heartbeat.tenant !== tenant) {
-      throw ApiError.of('forbidden', 'heartbeat.tenant: the access key does not belong to this tenant.');
-    }
-    try {
-      for (const batch of valid) await bus.publishMetrics(batch);
-      if (heartbeat) await bus.publishHeartbeat(heartbeat);
-    } catch (err) {
-      if (err instanceof InvalidBatchError) throw ApiError.of('invalid_batch', err.message);
-      deps.logger.warn({ err, tenant }, 'ingest: the bus refused a batch');
-      throw ApiError.of('bus_unavailable');
-    }
-    return c.json(
-      { status: 'ok', data: { accepted: valid.length } } satisfies OkEnvelope<{ accepted: number }>,
-      202,
-    );
-  });
+      return c.json(
+        { status: 'ok', data: { accepted: valid.length } } satisfies OkEnvelope<{ accepted: number }>,
+        202,
+      );
+    },
+  );
 }

@@ -1,0 +1,3 @@
+import { agentInstallsMigrationSuite } from './0006_agent_installs.suite';
+
+agentInstallsMigrationSuite('sqlite');

@@ -1,0 +1,3 @@
+import { filesRoutesSuite } from './routes.suite';
+
+filesRoutesSuite('sqlite');
