@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import pino, { type Logger } from 'pino';
+
+/** Test support of the poller suites: ports, servers that misbehave on purpose, a recording logger. */
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Waits until `check` holds, polling every 50 ms, or throws `what` after `ms`. */
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  ms: number,
+  what: string,
+): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A server that accepts connections and never says a word: a hung service. */
+export async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A port where connection attempts hang like those to an unroutable host: a listener in a
+ * stopped child process whose accept queue is full, so the kernel drops further SYNs. (A real
+ * unroutable address is no use on machines whose egress proxy answers every address.)
+ */
+export async function unansweredPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const s=require('net').createServer(()=>{});s.listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
+    child.once('error', reject);
+  });
+  child.kill('SIGSTOP');
+  const fillers: Socket[] = [];
+  // Fill the accept queue (backlog 1 holds 2 on Linux); the attempts after that get no answer.
+  for (let i = 0; i < 3; i++) {
+    const s = createConnection({ host: '127.0.0.1', port });
+    s.on('error', () => {});
+    fillers.push(s);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    async close() {
+      for (const s of fillers) s.destroy();
+      child.kill('SIGKILL');
+      await new Promise((r) =>
+        child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r),
+      );
+    },
+  };
+}
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+/** A pino logger that keeps every line, so tests can check what was warned about. */
+export function recordingLogger(): { logger: Logger; lines: LogLine[]; warnings: () => LogLine[] } {
+  const lines: LogLine[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    {
+      write(line: string) {
+        lines.push(JSON.parse(line) as LogLine);
+      },
+    },
+  );
+  return { logger, lines, warnings: () => lines.filter((l) => l.level === 40) };
+}
