@@ -10,10 +10,12 @@ import { ApiError, errorHandler } from './errors';
 import { agentRoutes } from './routes/agent/routes';
 import { authRoutes } from './routes/auth/routes';
 import { customerRoutes } from './routes/customer/routes';
+import { downloadsRoutes } from './routes/downloads/routes';
 import { filesRoutes } from './routes/files/routes';
 import { healthRoutes } from './routes/health/routes';
 import { agentKeyRoutes } from './routes/ingest/agent-key';
 import { ingestRoutes } from './routes/ingest/routes';
+import { onboardingRoutes } from './routes/onboarding/routes';
 import { linuxRoutes } from './routes/servers/linux';
 import { serverRoutes } from './routes/servers/routes';
 import { userRoutes } from './routes/user/routes';
@@ -42,7 +44,9 @@ export function createApiRoutes(deps: AppDeps) {
     .route('/', agentKeyRoutes(deps))
     .route('/', ingestRoutes(deps))
     .route('/', agentRoutes(deps))
-    .route('/', filesRoutes(deps));
+    .route('/', filesRoutes(deps))
+    .route('/', downloadsRoutes(deps))
+    .route('/', onboardingRoutes(deps));
 }
 export type ApiRoutes = ReturnType<typeof createApiRoutes>;
 

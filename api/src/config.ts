@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { metricsStoreProblem } from '@flightdeck/collector/store';
 import { env, parseEnv } from '@flightdeck/schemas';
 import { z } from 'zod';
+import { parseSecretsKey } from './crypto/secrets';
 
 const POSTGRES_URL_RE = /^postgres(ql)?:\/\//i;
 
@@ -48,6 +49,20 @@ export const ApiEnvSchema = z.object({
    * e-mail; when it is https the session cookie is marked Secure.
    */
   PUBLIC_URL: env.url(['http', 'https']).optional(),
+  /**
+   * Folder holding the agent packages `npm run package:agent` builds, served under
+   * /api/downloads/agent. Default: `dist/packages` of the install (next to the built console).
+   */
+  AGENT_PACKAGES_DIR: z.string().min(1).optional(),
+  /**
+   * Key that encrypts the passwords of agentless services (AES-256-GCM): 32 bytes as 64 hex
+   * characters or base64. Absent: a key is made on the first start and kept in
+   * `<DATA_DIR>/secrets.key` (mode 0600); set it when several api processes share one database.
+   */
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => parseSecretsKey(v) !== null, 'expected 32 bytes as 64 hex characters or base64')
+    .optional(),
   /** pino log level: fatal, error, warn, info, debug, trace or silent. Default info. */
   LOG_LEVEL: env.logLevel(),
   /** E-mail of the system administrator created on the first start. Default admin@flightdeck.local. */

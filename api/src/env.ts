@@ -1,6 +1,6 @@
 import type { Bus } from '@flightdeck/collector/bus';
 import type { ComponentHealth, MetricStore } from '@flightdeck/collector/store';
-import type { CollectorComponentHealth } from '@flightdeck/schemas';
+import type { CollectorComponentHealth, CollectorPresence } from '@flightdeck/schemas';
 import type { Logger } from 'pino';
 import type { SessionInfo } from './auth/sessions';
 import type { ApiConfig } from './config';
@@ -14,6 +14,8 @@ export interface AppDeps {
   bus: Bus;
   /** The collector when it runs in this process; its health and counters show in /api/health. */
   collector?: { health(): Promise<CollectorComponentHealth> };
+  /** Which collectors poll agentless targets (`startAgentlessCoordinator`); absent: none known. */
+  agentless?: { liveCollectors(): CollectorPresence[] };
   config: ApiConfig;
   logger: Logger;
   /** Product version reported by /api/health. */

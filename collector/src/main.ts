@@ -1,5 +1,6 @@
 import { ConfigError } from '@flightdeck/schemas';
 import pino from 'pino';
+import { startAgentlessWorker } from './agentless/worker';
 import { createBus } from './bus/index';
 import { loadCollectorConfig } from './config';
 import { createIngest } from './ingest/consumer';
@@ -22,6 +23,8 @@ async function main() {
   const bus = await createBus(config.NATS_URL);
   const ingest = createIngest({ bus, store, logger, concurrency: config.COLLECTOR_CONCURRENCY });
   await ingest.start();
+  // Agentless targets come from the api over the bus (`agentless_assignments`); tests come as commands.
+  const pollers = await startAgentlessWorker({ bus, logger: logger.child({ name: 'pollers' }) });
   logger.info({ store: store.kind, bus: bus.kind }, 'collector consuming metrics');
 
   let stopping = false;
@@ -29,6 +32,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: writing the batches in flight');
+    await pollers.stop();
     await ingest.stop();
     await bus.close();
     await store.close();

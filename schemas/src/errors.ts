@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'wrong_engine',
   'tls_error',
   'bad_config',
+  'no_collector',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -57,6 +58,7 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   wrong_engine: 502,
   tls_error: 502,
   bad_config: 400,
+  no_collector: 503,
 };
 
 /** English fallback for each code, used when a more specific message is not given. */
@@ -85,6 +87,7 @@ export const ERROR_FALLBACK_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   wrong_engine: 'Another kind of service answers at this address and port.',
   tls_error: 'The secure (TLS) connection to the service failed.',
   bad_config: 'The service configuration is not valid.',
+  no_collector: 'No collector or agent is registered to reach this service.',
 };
 
 /**

@@ -163,7 +163,20 @@ export const Heartbeat = z
   .strict();
 export type Heartbeat = z.infer<typeof Heartbeat>;
 
-export const COMMANDS = ['connection_test', 'explain', 'kill', 'thread_radar', 'dictionary'] as const;
+/**
+ * Commands on `fd.cmd.<worker>`. `agentless_assignments` and `agentless_status` go the other way,
+ * from a collector to the api (worker `api`): the targets this collector polls, and a target that
+ * became unavailable or recovered.
+ */
+export const COMMANDS = [
+  'connection_test',
+  'explain',
+  'kill',
+  'thread_radar',
+  'dictionary',
+  'agentless_assignments',
+  'agentless_status',
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** `fd.cmd.<worker>`: a command for a collector or agent; answered with {@link CommandReply}. */

@@ -6,14 +6,17 @@ import { createAgent, createBusTransport, hostKeyFromHostname, linuxCollectors }
 import {
   createApp,
   createDb,
+  createSecretBox,
   ensureSystemAdmin,
   inProcessFilesSync,
   loadApiConfig,
+  loadOrCreateSecretsKey,
   migrateToLatest,
+  startAgentlessCoordinator,
   startHostRegistry,
   startServer,
 } from '@flightdeck/api';
-import { createIngest } from '@flightdeck/collector';
+import { createIngest, startAgentlessWorker } from '@flightdeck/collector';
 import { type Bus, createBus } from '@flightdeck/collector/bus';
 import { createMetricStore, type MetricStore } from '@flightdeck/collector/store';
 import { PRODUCT_VERSION } from '@flightdeck/schemas';
@@ -60,12 +63,21 @@ export async function startFlightdeck(
   const hosts = await startHostRegistry({ db, bus, logger: logger.child({ name: 'hosts' }) });
   const collector = createIngest({ bus, store, logger: logger.child({ name: 'collector' }) });
   await collector.start();
+  // Agentless pollers: the api hands out the registered targets, this process's collector polls them.
+  const agentless = await startAgentlessCoordinator({
+    db,
+    bus,
+    box: createSecretBox(loadOrCreateSecretsKey(config.SECRETS_KEY, config.DATA_DIR)),
+    logger: logger.child({ name: 'agentless' }),
+  });
+  const pollers = await startAgentlessWorker({ bus, logger: logger.child({ name: 'pollers' }) });
 
   const app = createApp({
     db,
     store,
     bus,
     collector,
+    agentless,
     config,
     logger: logger.child({ name: 'api' }),
     version: PRODUCT_VERSION,
@@ -97,6 +109,8 @@ export async function startFlightdeck(
       stopped ??= (async () => {
         await server.close();
         await agent.stop();
+        await pollers.stop();
+        await agentless.stop();
         await hosts.stop();
         await bus.close();
         await collector.stop();

@@ -6,6 +6,7 @@ import { planCatalog } from './migrations/0003_plan_catalog';
 import { hosts } from './migrations/0004_hosts';
 import { monitoredFiles } from './migrations/0005_monitored_files';
 import { agentInstalls } from './migrations/0006_agent_installs';
+import { agentlessServices } from './migrations/0007_agentless_services';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -18,6 +19,7 @@ export const migrations = {
   '0004_hosts': hosts,
   '0005_monitored_files': monitoredFiles,
   '0006_agent_installs': agentInstalls,
+  '0007_agentless_services': agentlessServices,
 };
 
 /** A migration that failed, with the name of the step. */

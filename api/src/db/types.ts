@@ -176,6 +176,14 @@ export interface ServicesTable {
   status: Defaulted<string>;
   interval_s: Defaulted<number>;
   created_at: UnixSeconds;
+  /** Agentless services (migration 0007): the config's secrets, sealed with the api's key. */
+  secrets: Defaulted<string | null>;
+  /** `available` or `unavailable` as the polling collector last reported; null before the first poll. */
+  availability: Defaulted<'available' | 'unavailable' | null>;
+  /** Unix seconds of the poll that set `availability`. */
+  availability_since: Defaulted<number | null>;
+  /** `<code>: <message>` of the last failed poll. */
+  last_error: Defaulted<string | null>;
 }
 
 export type Plan = Selectable<PlansTable>;

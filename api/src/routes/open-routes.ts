@@ -22,6 +22,9 @@ export const OPEN_ROUTES: readonly string[] = [
   'POST /api/ingest',
   'POST /api/agent/register',
   'POST /api/agent/files/sync',
+  // The Linux install script: it holds only this server's address; the packages it downloads need
+  // the access key given on its command line.
+  'GET /api/downloads/agent/install.sh',
   // The built console: its files and the SPA fallback (the pages sign in through the API).
   'GET /assets/*',
   'GET /*',

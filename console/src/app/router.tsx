@@ -211,6 +211,39 @@ const filesCriticalsRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/files/FilesPage'), 'FilesPage'),
 });
 
+/** Spec 2: deployment of collectors; the agent's pages share one chunk. */
+const deployRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/deploy',
+  staticData: { titleKey: 'deploy.pageTitle', icon: 'rocket' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/deploy/DeployPage'), 'DeployPage'),
+});
+
+const deployAgentRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/deploy/agent',
+  staticData: { titleKey: 'deploy.pageTitle', icon: 'rocket' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/deploy/AgentDeployPage'), 'AgentLinuxPage'),
+});
+
+const deployDockerRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/deploy/agent/docker',
+  staticData: { titleKey: 'deploy.pageTitle', icon: 'rocket' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/deploy/AgentDeployPage'), 'AgentDockerPage'),
+});
+
+const deployWindowsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/deploy/agent/windows',
+  staticData: { titleKey: 'deploy.pageTitle', icon: 'rocket' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/deploy/AgentDeployPage'), 'AgentWindowsPage'),
+});
+
 /** Spec 2 lists /test among its test pages: here it checks one plan resource through the route gate. */
 const planCheckRoute = createRoute({
   getParentRoute: () => shellRoute,
@@ -249,6 +282,10 @@ const routeTree = rootRoute.addChildren([
     hostsRoute,
     hostRoute,
     filesCriticalsRoute,
+    deployRoute,
+    deployAgentRoute,
+    deployDockerRoute,
+    deployWindowsRoute,
     planCheckRoute,
     shellNotFoundRoute,
   ]),

@@ -25,14 +25,25 @@ function keyData(row: AgentKey, key: string | null): OkEnvelope<AgentKeyData> {
  */
 export function agentKeyRoutes(deps: AppDeps) {
   const { db } = deps;
-  return new Hono<AppEnv>()
-    .use('/workers/*', requireSession(db))
-    .post('/workers/get_agent_key', jsonBody(AgentKeyRequest), async (c) => {
-      const { name, rotate } = c.req.valid('json');
-      const { customerId } = c.get('session');
-      const current = await activeAgentKey(db, customerId);
-      if (current && !rotate) return c.json(keyData(current, null));
-      const created = await createAgentKey(db, customerId, name ?? current?.name ?? DEFAULT_AGENT_KEY_NAME);
-      return c.json(keyData(created.row, created.key));
-    });
+  return (
+    new Hono<AppEnv>()
+      .use('/workers/*', requireSession(db))
+      // The key the Deploy page shows (prefix only), without making one as get_agent_key would.
+      .get('/workers/agent_key', async (c) => {
+        const current = await activeAgentKey(db, c.get('session').customerId);
+        const body: OkEnvelope<AgentKeyData | null> = {
+          status: 'ok',
+          data: current ? keyData(current, null).data : null,
+        };
+        return c.json(body);
+      })
+      .post('/workers/get_agent_key', jsonBody(AgentKeyRequest), async (c) => {
+        const { name, rotate } = c.req.valid('json');
+        const { customerId } = c.get('session');
+        const current = await activeAgentKey(db, customerId);
+        if (current && !rotate) return c.json(keyData(current, null));
+        const created = await createAgentKey(db, customerId, name ?? current?.name ?? DEFAULT_AGENT_KEY_NAME);
+        return c.json(keyData(created.row, created.key));
+      })
+  );
 }

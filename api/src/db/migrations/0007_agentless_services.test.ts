@@ -1,0 +1,3 @@
+import { agentlessServicesMigrationSuite } from './0007_agentless_services.suite';
+
+agentlessServicesMigrationSuite('sqlite');

@@ -1,0 +1,3 @@
+import { onboardingRoutesSuite } from './routes.suite';
+
+onboardingRoutesSuite('sqlite');

@@ -1,0 +1,157 @@
+import type { MetricBatch, PollAssignment, PollStatusParams } from '@flightdeck/schemas';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Poller, PollResult } from './contract';
+import { createPollScheduler, type PollSchedulerOptions } from './scheduler';
+
+const logger = pino({ level: 'silent' });
+
+function assignment(id: number, extra: Partial<PollAssignment> = {}): PollAssignment {
+  return {
+    service_id: id,
+    server_id: id,
+    tenant: '1',
+    host: `pg-${id}`,
+    service: 'postgresql',
+    interval_s: 60,
+    config: { host: `db${id}`, connect_timeout_ms: 1_000, query_timeout_ms: 1_000 },
+    ...extra,
+  };
+}
+
+/** Pollers whose answer each test decides per target: a value, or never (hangs). */
+function fakePollers(behaviour: (target: string) => 'ok' | 'fail' | 'hang') {
+  const polls: { target: string; at: number }[] = [];
+  const closed: string[] = [];
+  const createPoller: NonNullable<PollSchedulerOptions['createPoller']> = (_service, config) => {
+    const target = String((config as { host: string }).host);
+    const poller: Poller = {
+      service: 'postgresql',
+      target,
+      testConnection: async () => ({ ok: true, version: 'x', details: {} }),
+      poll: (now) => {
+        polls.push({ target, at: now });
+        const b = behaviour(target);
+        if (b === 'hang') return new Promise<PollResult>(() => {});
+        if (b === 'fail')
+          return Promise.resolve({ ok: false, code: 'connection_failed', message: `${target} refused` });
+        return Promise.resolve({ ok: true, samples: [{ m: 'pg.connections', v: 3 }] });
+      },
+      close: async () => {
+        closed.push(target);
+      },
+    };
+    return { ok: true, poller };
+  };
+  return { polls, closed, createPoller };
+}
+
+describe('poll scheduler', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_700_000_000_000 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('places the first poll within the interval and then polls at the interval', async () => {
+    const pollers = fakePollers(() => 'ok');
+    const batches: MetricBatch[] = [];
+    const s = createPollScheduler({
+      assignments: async () => [assignment(1)],
+      publish: async (b) => void batches.push(b),
+      report: async () => {},
+      logger,
+      random: () => 0.999,
+      createPoller: pollers.createPoller,
+    });
+    await s.start();
+    const t0 = Date.now();
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(pollers.polls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pollers.polls).toHaveLength(1);
+    expect(pollers.polls[0]!.at - t0).toBeLessThan(60_000);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(pollers.polls.map((p) => p.at - pollers.polls[0]!.at)).toEqual([0, 60_000, 120_000]);
+    expect(batches[0]).toMatchObject({ tenant: '1', host: 'pg-1', source: 'poller', service: 'postgresql' });
+    // One poller kept open between polls.
+    expect(pollers.closed).toEqual([]);
+    await s.stop();
+    expect(pollers.closed).toEqual(['db1']);
+  });
+
+  it('keeps polling a target on time while another one hangs', async () => {
+    const pollers = fakePollers((t) => (t === 'db1' ? 'hang' : 'ok'));
+    const reports: PollStatusParams[] = [];
+    const s = createPollScheduler({
+      assignments: async () => [assignment(1), assignment(2)],
+      publish: async () => {},
+      report: async (r) => void reports.push(r),
+      logger,
+      random: () => 0,
+      maxConcurrent: 2,
+      intervalMs: () => 10_000,
+      createPoller: pollers.createPoller,
+    });
+    await s.start();
+    await vi.advanceTimersByTimeAsync(30_500);
+    const healthy = pollers.polls.filter((p) => p.target === 'db2').map((p) => p.at - 1_700_000_000_000);
+    expect(healthy).toEqual([0, 10_000, 20_000, 30_000]);
+    // The hanging poll timed out (1 s + 1 s + grace), was reported, and its poller replaced.
+    expect(reports.find((r) => r.service_id === 1)).toMatchObject({ available: false, code: 'timeout' });
+    expect(pollers.closed).toContain('db1');
+    await s.stop();
+  });
+
+  it('reports unavailable once, then the recovery', async () => {
+    let failing = true;
+    const pollers = fakePollers(() => (failing ? 'fail' : 'ok'));
+    const reports: PollStatusParams[] = [];
+    const s = createPollScheduler({
+      assignments: async () => [assignment(1)],
+      publish: async () => {},
+      report: async (r) => void reports.push(r),
+      logger,
+      random: () => 0,
+      intervalMs: () => 5_000,
+      createPoller: pollers.createPoller,
+    });
+    await s.start();
+    await vi.advanceTimersByTimeAsync(10_001);
+    expect(pollers.polls).toHaveLength(3);
+    expect(reports).toEqual([
+      expect.objectContaining({
+        service_id: 1,
+        available: false,
+        code: 'connection_failed',
+        message: 'db1 refused',
+      }),
+    ]);
+    failing = false;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(reports).toHaveLength(2);
+    expect(reports[1]).toMatchObject({ available: true });
+    await s.stop();
+  });
+
+  it('drops a target that is no longer assigned and replaces one whose config changed', async () => {
+    const pollers = fakePollers(() => 'ok');
+    let list = [assignment(1), assignment(2)];
+    const s = createPollScheduler({
+      assignments: async () => list,
+      publish: async () => {},
+      report: async () => {},
+      logger,
+      random: () => 0,
+      refreshMs: 1_000,
+      createPoller: pollers.createPoller,
+    });
+    await s.start();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(s.targets().sort()).toEqual([1, 2]);
+    list = [assignment(2, { config: { host: 'db2b', timeout_ms: 1_000 } })];
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(s.targets()).toEqual([2]);
+    expect(pollers.closed.sort()).toEqual(['db1', 'db2']);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(pollers.polls.at(-1)!.target).toBe('db2b');
+    await s.stop();
+  });
+});

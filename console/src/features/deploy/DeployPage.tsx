@@ -1,0 +1,70 @@
+import { deployAllowed } from '@flightdeck/schemas';
+import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { planInfoQuery } from '../plan/queries';
+import { DeployGate } from './components/DeployGate';
+import './deploy-styles';
+import { AGENT_PLATFORMS, PLATFORM_PATHS } from './platforms';
+
+/**
+ * /deploy: the ways of deploying a collector the plan allows. Agentless collection has no screens
+ * in this console yet, so only the agent's choices are offered.
+ */
+export function DeployPage() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md" data-testid="deploy-page">
+      <Stack gap={4}>
+        <Title order={1} fz={{ base: 'h3', sm: 'h2' }}>
+          {t('deploy.heading')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('deploy.intro')}
+        </Text>
+      </Stack>
+      <DeployGate>
+        <DeployChoices />
+      </DeployGate>
+    </Stack>
+  );
+}
+
+function DeployChoices() {
+  const { t } = useTranslation();
+  const plan = useQuery(planInfoQuery);
+  if (!plan.data || !deployAllowed(plan.data.plataform_permitions, 'agent')) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="deploy-empty">
+        {t('deploy.noChoices')}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="xs">
+      <Title order={2} fz="h4">
+        {t('deploy.agentHeading')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+        {AGENT_PLATFORMS.map((platform) => (
+          <Card
+            key={platform}
+            withBorder
+            padding="md"
+            component={Link}
+            to={PLATFORM_PATHS[platform]}
+            data-testid={`deploy-choice-${platform}`}
+          >
+            <Stack gap={4}>
+              <Text fw={600}>{t(`deploy.platform.${platform}`)}</Text>
+              <Text size="sm" c="dimmed">
+                {t(`deploy.choice.${platform}`)}
+              </Text>
+            </Stack>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
