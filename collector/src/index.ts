@@ -6,6 +6,7 @@ export {
   SYSTEM_TENANT,
   startAgentlessWorker,
 } from './agentless/worker';
+export * from './alerts/baseline';
 export * from './alerts/rules';
 export { type CollectorConfig, CollectorConfigSchema, loadCollectorConfig } from './config';
 export { type CollectorHealth, createIngest, type Ingest, type IngestOptions } from './ingest/consumer';

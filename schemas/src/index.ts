@@ -1,4 +1,5 @@
 export * from './alert-status';
+export * from './alert-types';
 export * from './api/agent';
 export * from './api/agentless';
 export * from './api/auth';

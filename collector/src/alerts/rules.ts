@@ -1,4 +1,10 @@
-import { type CompareOperator, compare, type Labels, type MetricBatch } from '@flightdeck/schemas';
+import {
+  type CompareOperator,
+  compare,
+  type Labels,
+  type MetricBatch,
+  type Sample,
+} from '@flightdeck/schemas';
 
 /**
  * Defined thresholds, evaluated on every sample as it is written (DESIGN section 5). A rule watches
@@ -91,17 +97,21 @@ export function recovered(rule: ThresholdRule, value: number): boolean {
 }
 
 /**
- * Moves one (rule, series) state by one sample and returns the level before, or null when the
- * level did not change. Going up waits for `forMs`; going down happens at once, but from an open
- * alert only once the value recovered past the recovery level.
+ * Moves a (rule, series) state towards `target`, the level the newest value meets by the rule's
+ * conditions, and returns the level before, or null when the level did not change. Going up waits
+ * for `forMs`; going down happens at once, but from an open alert only when `recovered` says the
+ * value got back past the rule's recovery condition. Every kind of rule (defined thresholds here,
+ * dynamic ones in baseline.ts) decides its own target and recovery and shares this timing.
  */
-export function step(rule: ThresholdRule, st: SeriesRuleState, value: number, ts: number): RuleLevel | null {
-  st.value = value;
-  st.ts = ts;
-  if (Number.isNaN(value)) return null;
-  let target = levelOf(rule, value);
-  if (RANK[target] < RANK[st.level] && !recovered(rule, value)) {
-    // Hysteresis: between the level and the recovery level the alert stays where it is.
+export function advance(
+  st: SeriesRuleState,
+  target: RuleLevel,
+  recovered: boolean,
+  forMs: number,
+  ts: number,
+): RuleLevel | null {
+  if (RANK[target] < RANK[st.level] && !recovered) {
+    // Hysteresis: until the value recovered the alert stays where it is.
     target = st.level;
   }
   if (RANK[target] <= RANK[st.level]) {
@@ -111,7 +121,7 @@ export function step(rule: ThresholdRule, st: SeriesRuleState, value: number, ts
     st.level = target;
     return from;
   }
-  if (rule.forMs <= 0) {
+  if (forMs <= 0) {
     const from = st.level;
     st.level = target;
     st.pending = 'G';
@@ -124,11 +134,26 @@ export function step(rule: ThresholdRule, st: SeriesRuleState, value: number, ts
   }
   // A pending yellow that turns red keeps its start: the condition "at least yellow" held since then.
   if (RANK[target] > RANK[st.pending]) st.pending = target;
-  if (ts - st.pendingSince < rule.forMs) return null;
+  if (ts - st.pendingSince < forMs) return null;
   const from = st.level;
   st.level = target;
   st.pending = 'G';
   return from;
+}
+
+/**
+ * Moves one (rule, series) state by one sample and returns the level before, or null when the
+ * level did not change. Going up waits for `forMs`; going down happens at once, but from an open
+ * alert only once the value recovered past the recovery level.
+ */
+export function step(rule: ThresholdRule, st: SeriesRuleState, value: number, ts: number): RuleLevel | null {
+  st.value = value;
+  st.ts = ts;
+  if (Number.isNaN(value)) return null;
+  const target = levelOf(rule, value);
+  // The recovery level only matters on the way down.
+  const back = RANK[target] >= RANK[st.level] || recovered(rule, value);
+  return advance(st, target, back, rule.forMs, ts);
 }
 
 const newState = (): SeriesRuleState => ({ level: 'G', pending: 'G', pendingSince: 0, value: 0, ts: 0 });
@@ -173,24 +198,77 @@ export interface RuleSet {
   restore(ruleId: number, host: string, service: string, labels: string, state: SeriesRuleState): void;
 }
 
-interface RuleEntry {
-  rule: ThresholdRule;
-  /** `host\0service` -> canonical labels -> state. */
-  states: Map<string, Map<string, SeriesRuleState>>;
+/** The series a rule watches: what {@link createRuleIndex} files rules by. */
+export interface SeriesRule {
+  readonly id: number;
+  readonly tenant: string;
+  /** Host key; null watches every host of the tenant. */
+  readonly host: string | null;
+  /** Service of the series; null matches series of any service and of none. */
+  readonly service: string | null;
+  readonly metric: string;
+  /** Label values a series must have (others may be present); null matches every series of the metric. */
+  readonly labels: Labels | null;
+}
+
+/** A rule with the states of the series it watches: `host\0service` -> canonical labels -> state. */
+export interface RuleEntry<R extends SeriesRule, S> {
+  readonly rule: R;
+  readonly states: Map<string, Map<string, S>>;
+}
+
+/** Called for each rule a sample matches; `labels` are the sample's canonical labels. */
+export type RuleMatch<R extends SeriesRule, S> = (
+  entry: RuleEntry<R, S>,
+  batch: MetricBatch,
+  hostService: string,
+  service: string,
+  labels: string,
+  sample: Sample,
+  ts: number,
+) => void;
+
+/** A persisted state: the rule and series it belongs to. */
+export interface SavedState<T> {
+  ruleId: number;
+  host: string;
+  service: string;
+  labels: string;
+  state: T;
+}
+
+/**
+ * Rules indexed by tenant, host and metric, each with its per-series states: the part every kind
+ * of rule set shares (defined thresholds, dynamic thresholds). Finding the rules of a sample costs
+ * one map lookup per sample, and nothing for a sample no rule watches.
+ */
+export interface RuleIndex<R extends SeriesRule, S> {
+  /** Replaces the rule with this id (states kept when it watches the same series) or adds it. */
+  upsert(rule: R): RuleEntry<R, S>;
+  remove(id: number): void;
+  get(id: number): RuleEntry<R, S> | undefined;
+  entries(): IterableIterator<RuleEntry<R, S>>;
+  /** Calls `visit` for every (rule, sample) of the batch where the rule watches the sample's series. */
+  match(batch: MetricBatch, visit: RuleMatch<R, S>): void;
+  /** The state of a rule for a series, made with `create` the first time. */
+  stateOf(e: RuleEntry<R, S>, hostService: string, labels: string, create: () => S): S;
+  /** Every state `pick` turns into something to keep (undefined: skip it), with its rule and series. */
+  collect<T>(pick: (state: S) => T | undefined): SavedState<T>[];
 }
 
 /** Rules of one tenant: per host, and for every host (`host` null), each by metric. */
-interface TenantRules {
-  byHost: Map<string, Map<string, RuleEntry[]>>;
-  anyHost: Map<string, RuleEntry[]>;
+interface TenantRules<E> {
+  byHost: Map<string, Map<string, E[]>>;
+  anyHost: Map<string, E[]>;
 }
 
-/** The rules of the collector, indexed by tenant, host and metric. */
-export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
-  const byId = new Map<number, RuleEntry>();
-  const index = new Map<string, TenantRules>();
+/** An empty {@link RuleIndex}. */
+export function createRuleIndex<R extends SeriesRule, S>(): RuleIndex<R, S> {
+  type Entry = RuleEntry<R, S>;
+  const byId = new Map<number, Entry>();
+  const index = new Map<string, TenantRules<Entry>>();
 
-  function metricsOf(rule: ThresholdRule, create: boolean): Map<string, RuleEntry[]> | undefined {
+  function metricsOf(rule: SeriesRule, create: boolean): Map<string, Entry[]> | undefined {
     let tenant = index.get(rule.tenant);
     if (!tenant) {
       if (!create) return undefined;
@@ -205,13 +283,13 @@ export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
     }
     return metrics;
   }
-  function indexAdd(e: RuleEntry) {
+  function indexAdd(e: Entry) {
     const metrics = metricsOf(e.rule, true)!;
     const list = metrics.get(e.rule.metric);
     if (list) list.push(e);
     else metrics.set(e.rule.metric, [e]);
   }
-  function indexRemove(e: RuleEntry) {
+  function indexRemove(e: Entry) {
     const metrics = metricsOf(e.rule, false);
     const list = metrics?.get(e.rule.metric);
     if (!metrics || !list) return;
@@ -220,31 +298,17 @@ export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
     if (list.length === 0) metrics.delete(e.rule.metric);
   }
 
-  function stateOf(e: RuleEntry, hostService: string, labels: string): SeriesRuleState {
-    let inner = e.states.get(hostService);
-    if (!inner) {
-      inner = new Map();
-      e.states.set(hostService, inner);
-    }
-    let st = inner.get(labels);
-    if (!st) {
-      st = newState();
-      inner.set(labels, st);
-    }
-    return st;
-  }
-
-  // Canonical labels of the sample being evaluated, made once for all its rules.
+  // Canonical labels of the sample being matched, made once for all its rules.
   let labelCache: string | undefined;
 
-  function evalEntries(
-    entries: RuleEntry[],
+  function visitEntries(
+    entries: Entry[],
     batch: MetricBatch,
     service: string,
     hostService: string,
-    s: MetricBatch['samples'][number],
+    s: Sample,
     ts: number,
-    onTransition: (t: RuleTransition) => void,
+    visit: RuleMatch<R, S>,
   ) {
     for (let j = 0; j < entries.length; j++) {
       const e = entries[j]!;
@@ -252,28 +316,11 @@ export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
       if (r.service !== null && r.service !== service) continue;
       if (!labelsHold(r.labels, s.l)) continue;
       labelCache ??= labelKey(s.l);
-      const labels = labelCache;
-      const st = stateOf(e, hostService, labels);
-      if (ts < st.ts) continue; // an older sample arriving late does not move the state back
-      const from = step(r, st, s.v, ts);
-      if (from !== null) {
-        onTransition({
-          rule: r,
-          tenant: batch.tenant,
-          host: batch.host,
-          service,
-          metric: s.m,
-          labels,
-          from,
-          to: st.level,
-          value: s.v,
-          ts,
-        });
-      }
+      visit(e, batch, hostService, service, labelCache, s, ts);
     }
   }
 
-  const set: RuleSet = {
+  return {
     upsert(rule) {
       const old = byId.get(rule.id);
       const sameSeries =
@@ -284,9 +331,10 @@ export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
         old.rule.service === rule.service &&
         JSON.stringify(old.rule.labels) === JSON.stringify(rule.labels);
       if (old) indexRemove(old);
-      const entry: RuleEntry = { rule, states: sameSeries ? old.states : new Map() };
+      const entry: Entry = { rule, states: sameSeries ? old.states : new Map() };
       byId.set(rule.id, entry);
       indexAdd(entry);
+      return entry;
     },
     remove(id) {
       const old = byId.get(id);
@@ -294,8 +342,9 @@ export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
       indexRemove(old);
       byId.delete(id);
     },
-    rules: () => [...byId.values()].map((e) => e.rule),
-    evaluate(batch, onTransition) {
+    get: (id) => byId.get(id),
+    entries: () => byId.values(),
+    match(batch, visit) {
       const tenant = index.get(batch.tenant);
       if (!tenant) return;
       const hostRules = tenant.byHost.get(batch.host);
@@ -311,28 +360,87 @@ export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
         if (own === undefined && any === undefined) continue;
         const ts = s.t ?? batch.ts;
         labelCache = undefined;
-        if (own !== undefined) evalEntries(own, batch, service, hostService, s, ts, onTransition);
-        if (any !== undefined) evalEntries(any, batch, service, hostService, s, ts, onTransition);
+        if (own !== undefined) visitEntries(own, batch, service, hostService, s, ts, visit);
+        if (any !== undefined) visitEntries(any, batch, service, hostService, s, ts, visit);
       }
     },
-    states() {
-      const out: ReturnType<RuleSet['states']> = [];
+    stateOf(e, hostService, labels, create) {
+      let inner = e.states.get(hostService);
+      if (!inner) {
+        inner = new Map();
+        e.states.set(hostService, inner);
+      }
+      let st = inner.get(labels);
+      if (!st) {
+        st = create();
+        inner.set(labels, st);
+      }
+      return st;
+    },
+    collect<T>(pick: (state: S) => T | undefined): SavedState<T>[] {
+      const out: SavedState<T>[] = [];
       for (const e of byId.values()) {
         for (const [hs, inner] of e.states) {
           const [host, service] = hs.split('\0') as [string, string];
           for (const [labels, state] of inner) {
-            if (state.level !== 'G' || state.pending !== 'G') {
-              out.push({ ruleId: e.rule.id, host, service, labels, state: { ...state } });
-            }
+            const kept = pick(state);
+            if (kept !== undefined) out.push({ ruleId: e.rule.id, host, service, labels, state: kept });
           }
         }
       }
       return out;
     },
+  };
+}
+
+/** The rules of the collector, indexed by tenant, host and metric. */
+export function createRuleSet(initial: Iterable<ThresholdRule> = []): RuleSet {
+  const index = createRuleIndex<ThresholdRule, SeriesRuleState>();
+  // One visitor for every batch; `emit` is the callback of the batch being evaluated.
+  let emit: (t: RuleTransition) => void = () => {};
+  const visit: RuleMatch<ThresholdRule, SeriesRuleState> = (
+    e,
+    batch,
+    hostService,
+    service,
+    labels,
+    s,
+    ts,
+  ) => {
+    const st = index.stateOf(e, hostService, labels, newState);
+    if (ts < st.ts) return; // an older sample arriving late does not move the state back
+    const from = step(e.rule, st, s.v, ts);
+    if (from !== null) {
+      emit({
+        rule: e.rule,
+        tenant: batch.tenant,
+        host: batch.host,
+        service,
+        metric: s.m,
+        labels,
+        from,
+        to: st.level,
+        value: s.v,
+        ts,
+      });
+    }
+  };
+  const set: RuleSet = {
+    upsert(rule) {
+      index.upsert(rule);
+    },
+    remove: (id) => index.remove(id),
+    rules: () => [...index.entries()].map((e) => e.rule),
+    evaluate(batch, onTransition) {
+      emit = onTransition;
+      index.match(batch, visit);
+    },
+    states: () =>
+      index.collect((state) => (state.level !== 'G' || state.pending !== 'G' ? { ...state } : undefined)),
     restore(ruleId, host, service, labels, state) {
-      const e = byId.get(ruleId);
+      const e = index.get(ruleId);
       if (!e) return;
-      Object.assign(stateOf(e, `${host}\0${service}`, labels), state);
+      Object.assign(index.stateOf(e, `${host}\0${service}`, labels, newState), state);
     },
   };
   for (const r of initial) set.upsert(r);
