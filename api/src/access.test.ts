@@ -13,7 +13,12 @@ const SAMPLE_PARAMS: Record<string, string> = { login_type: 'flightdeck' };
 /** A concrete path for a route pattern: `:name` (with an optional `{regex}`) and `*` filled in. */
 function samplePath(pattern: string): string {
   return pattern
-    .replace(/:(\w+)(\{[^}]*\})?\??/g, (_, name: string) => SAMPLE_PARAMS[name] ?? '1')
+    .replace(
+      /:(\w+)(\{[^}]*\})?\??/g,
+      // A parameter limited to a list of words (`{postgresql|mysql}`) takes the first word.
+      (_, name: string, regex?: string) =>
+        SAMPLE_PARAMS[name] ?? /^\{(\w+)[|}]/.exec(regex ?? '')?.[1] ?? '1',
+    )
     .replace(/\*/g, 'sample');
 }
 
