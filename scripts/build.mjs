@@ -1,6 +1,7 @@
 // Builds what the processes run: each entry bundled by esbuild into dist/ (workspace sources
 // inlined, npm packages left external), and the console by Vite into console/dist.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -26,9 +27,8 @@ const externalPackages = {
 
 const only = process.argv.slice(2);
 const selected = Object.entries(entries).filter(([name]) => only.length === 0 || only.includes(name));
-await build({
+const options = {
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(selected.map(([name, file]) => [name, file])),
   outdir: join(root, 'dist'),
   bundle: true,
   platform: 'node',
@@ -37,7 +37,20 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   plugins: [externalPackages],
-});
+};
+const [agent, others] = [selected.filter(([n]) => n === 'agent'), selected.filter(([n]) => n !== 'agent')];
+if (others.length > 0) await build({ ...options, entryPoints: Object.fromEntries(others) });
+// The agent's entry sets V8 flags, then import()s the rest: split there, or the npm packages the
+// rest imports would be hoisted into the entry and load before the flags (agent/src/heap.ts).
+if (agent.length > 0) {
+  rmSync(join(root, 'dist/agent-chunks'), { recursive: true, force: true });
+  await build({
+    ...options,
+    entryPoints: Object.fromEntries(agent),
+    splitting: true,
+    chunkNames: 'agent-chunks/[name]-[hash]',
+  });
+}
 if (only.length === 0 || only.includes('console')) {
   execFileSync(
     process.execPath,

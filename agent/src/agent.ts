@@ -1,11 +1,11 @@
+import { PRODUCT_VERSION } from '@flightdeck/schemas/version';
 import {
   Heartbeat,
   type HostInventory,
   type MetricBatch,
-  PRODUCT_VERSION,
   parseMetricBatch,
   SubjectToken,
-} from '@flightdeck/schemas';
+} from '@flightdeck/schemas/wire';
 import pino, { type Logger } from 'pino';
 import type { Collector, HeartbeatExtras } from './collectors/contract';
 import { errorMessage } from './collectors/linux/proc';

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute } from 'node:path';
-import { ConfigError, env, SubjectToken } from '@flightdeck/schemas';
+import { ConfigError, env } from '@flightdeck/schemas/config';
+import { SubjectToken } from '@flightdeck/schemas/wire';
 import { z } from 'zod';
 
 const absolutePath = z.string().refine((p) => isAbsolute(p), 'expected an absolute path');

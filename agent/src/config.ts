@@ -1,6 +1,8 @@
 import { homedir, hostname, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, win32 } from 'node:path';
-import { ConfigError, env, hostKeyFromHostname, parseEnv, SubjectToken } from '@flightdeck/schemas';
+import { hostKeyFromHostname } from '@flightdeck/schemas/api/agent';
+import { ConfigError, env, parseEnv } from '@flightdeck/schemas/config';
+import { SubjectToken } from '@flightdeck/schemas/wire';
 import { z } from 'zod';
 import { type AgentConfigFile, configFileAsEnv } from './config-file';
 

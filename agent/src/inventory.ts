@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { arch, cpus, endianness, hostname, type NetworkInterfaceInfo, networkInterfaces } from 'node:os';
 import { dirname, join } from 'node:path';
-import { HostInventory } from '@flightdeck/schemas';
+import { HostInventory } from '@flightdeck/schemas/wire';
 import type { Logger } from 'pino';
 import { parseMeminfo } from './collectors/linux/memory';
 import { errorMessage } from './collectors/linux/proc';

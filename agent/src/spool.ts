@@ -11,7 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { MetricBatch } from '@flightdeck/schemas';
+import type { MetricBatch } from '@flightdeck/schemas/wire';
 
 export interface SpoolOptions {
   /** Directory of the segment files; created when missing. */

@@ -1,4 +1,4 @@
-import type { Heartbeat, Sample } from '@flightdeck/schemas';
+import type { Heartbeat, Sample } from '@flightdeck/schemas/wire';
 import type { Logger } from 'pino';
 
 /**

@@ -1,4 +1,4 @@
-import type { HostInventory } from '@flightdeck/schemas';
+import type { HostInventory } from '@flightdeck/schemas/wire';
 import type { Logger } from 'pino';
 import type { Collector } from './contract';
 import { detectDockerCollector } from './docker/collector';

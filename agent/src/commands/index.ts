@@ -1,5 +1,6 @@
 import { isSea } from 'node:sea';
-import { ConfigError, PRODUCT_VERSION } from '@flightdeck/schemas';
+import { ConfigError } from '@flightdeck/schemas/config';
+import { PRODUCT_VERSION } from '@flightdeck/schemas/version';
 import { defaultConfigFile } from '../config';
 import { type CliContext, CliError, processContext, UsageError } from './context';
 import { registerCommand } from './register';

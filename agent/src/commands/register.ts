@@ -1,11 +1,7 @@
 import { dirname, join } from 'node:path';
-import {
-  AgentRegisterData,
-  type AgentRegisterRequest,
-  ErrorEnvelope,
-  okEnvelope,
-  type ServerPlatform,
-} from '@flightdeck/schemas';
+import { AgentRegisterData, type AgentRegisterRequest } from '@flightdeck/schemas/api/agent';
+import type { ServerPlatform } from '@flightdeck/schemas/api/servers';
+import { ErrorEnvelope, okEnvelope } from '@flightdeck/schemas/envelope';
 import { agentPaths, configFilePath } from '../config';
 import { AgentConfigFile, readConfigFile, writeConfigFile } from '../config-file';
 import { isAgentProcess, readPidFile } from '../lock';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@flightdeck/schemas';
+import { ConfigError } from '@flightdeck/schemas/config';
 import pino from 'pino';
 import type { AgentStats } from '../agent';
 import { type AgentConfig, configFilePath, loadAgentConfig } from '../config';

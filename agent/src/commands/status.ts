@@ -1,4 +1,7 @@
-import { ConfigError, HealthData, okEnvelope, PRODUCT_VERSION } from '@flightdeck/schemas';
+import { HealthData } from '@flightdeck/schemas/api/health';
+import { ConfigError } from '@flightdeck/schemas/config';
+import { okEnvelope } from '@flightdeck/schemas/envelope';
+import { PRODUCT_VERSION } from '@flightdeck/schemas/version';
 import { type AgentConfig, agentPaths, configFilePath, loadAgentConfig } from '../config';
 import { type AgentConfigFile, readConfigFile } from '../config-file';
 import { isAgentProcess, readPidFile } from '../lock';

@@ -3,7 +3,8 @@ import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { type FileCheckOutcome, formatBytes, type PathTestReason } from '@flightdeck/schemas';
+import type { FileCheckOutcome, PathTestReason } from '@flightdeck/schemas/api/files';
+import { formatBytes } from '@flightdeck/schemas/format';
 
 /** Bytes read per call while hashing: the memory one hash holds, whatever the file's size. */
 const READ_CHUNK_BYTES = 256 * 1024;

@@ -1,4 +1,4 @@
-import type { FilesSyncData, FilesSyncRequest } from '@flightdeck/schemas';
+import type { FilesSyncData, FilesSyncRequest } from '@flightdeck/schemas/api/files';
 
 /**
  * The files sync (critical files): the agent sends what it checked and its path-test answers, and

@@ -1,4 +1,5 @@
-import { envelope, FilesSyncData } from '@flightdeck/schemas';
+import { FilesSyncData } from '@flightdeck/schemas/api/files';
+import { envelope } from '@flightdeck/schemas/envelope';
 import type { FilesSync } from './contract';
 
 export interface HttpFilesSyncOptions {

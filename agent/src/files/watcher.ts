@@ -4,7 +4,7 @@ import {
   type FileTarget,
   MAX_FILE_MESSAGE_LENGTH,
   type PathTestAnswer,
-} from '@flightdeck/schemas';
+} from '@flightdeck/schemas/api/files';
 import type { Logger } from 'pino';
 import { errorMessage } from '../collectors/linux/proc';
 import { createScheduler } from '../scheduler';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Heartbeat, MetricBatch } from '@flightdeck/schemas';
+import type { Heartbeat, MetricBatch } from '@flightdeck/schemas/wire';
 import pino, { type Logger } from 'pino';
 import type { CollectContext, SampleLike } from '../collectors/contract';
 import type { StatFsLike } from '../collectors/linux/filesystem';

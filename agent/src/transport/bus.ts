@@ -1,5 +1,6 @@
 import type { Bus } from '@flightdeck/collector/bus';
-import { type Heartbeat, InvalidBatchError, type MetricBatch } from '@flightdeck/schemas';
+import { InvalidBatchError } from '@flightdeck/schemas/errors';
+import type { Heartbeat, MetricBatch } from '@flightdeck/schemas/wire';
 import { type Transport, TransportError, TransportRejectedError } from './contract';
 
 export interface BusTransportOptions {

@@ -1,4 +1,4 @@
-import type { Heartbeat, MetricBatch } from '@flightdeck/schemas';
+import type { Heartbeat, MetricBatch } from '@flightdeck/schemas/wire';
 
 /**
  * How the agent hands its messages on (DESIGN section 2): the bus (`bus.ts`), the api's HTTP

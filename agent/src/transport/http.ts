@@ -1,4 +1,4 @@
-import type { Heartbeat, MetricBatch } from '@flightdeck/schemas';
+import type { Heartbeat, MetricBatch } from '@flightdeck/schemas/wire';
 import type { Logger } from 'pino';
 import { type Transport, TransportError, TransportRejectedError } from './contract';
 

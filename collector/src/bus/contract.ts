@@ -1,4 +1,10 @@
-import type { AlertEvent, CommandReply, CommandRequest, Heartbeat, MetricBatch } from '@flightdeck/schemas';
+import type {
+  AlertEvent,
+  CommandReply,
+  CommandRequest,
+  Heartbeat,
+  MetricBatch,
+} from '@flightdeck/schemas/wire';
 import type { ComponentHealth } from '../store/contract';
 
 /**

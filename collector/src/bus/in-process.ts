@@ -9,7 +9,7 @@ import {
   type Sample,
   SubjectToken,
   subjects,
-} from '@flightdeck/schemas';
+} from '@flightdeck/schemas/wire';
 import type { ComponentHealth } from '../store/contract';
 import {
   type Bus,

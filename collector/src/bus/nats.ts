@@ -1,14 +1,14 @@
+import { InvalidBatchError } from '@flightdeck/schemas/errors';
 import {
   AlertEvent,
   CommandReply,
   CommandRequest,
   Heartbeat,
-  InvalidBatchError,
   type MetricBatch,
   parseMetricBatch,
   SubjectToken,
   subjects,
-} from '@flightdeck/schemas';
+} from '@flightdeck/schemas/wire';
 import {
   AckPolicy,
   type ConsumerMessages,

@@ -1,10 +1,5 @@
-import {
-  CommandReply,
-  CommandRequest,
-  InvalidBatchError,
-  SubjectToken,
-  zodIssuePath,
-} from '@flightdeck/schemas';
+import { InvalidBatchError } from '@flightdeck/schemas/errors';
+import { CommandReply, CommandRequest, SubjectToken, zodIssuePath } from '@flightdeck/schemas/wire';
 import { pino } from 'pino';
 import type { z } from 'zod';
 

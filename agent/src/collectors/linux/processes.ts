@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ProcessSnapshot } from '@flightdeck/schemas';
+import type { ProcessSnapshot } from '@flightdeck/schemas/wire';
 import type { CollectContext, Collector, HeartbeatExtras, SampleLike } from '../contract';
 import { readPidFile } from './pid-files';
 import { errorMessage, readProcText, round, toCount } from './proc';

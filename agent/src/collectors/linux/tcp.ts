@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { TCP_STATES, type TcpState } from '@flightdeck/schemas';
+import { TCP_STATES, type TcpState } from '@flightdeck/schemas/metrics-catalog';
 import type { CollectContext, Collector } from '../contract';
 import { procPath, readProcText, warnUnparsed } from './proc';
 

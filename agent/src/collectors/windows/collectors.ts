@@ -1,4 +1,4 @@
-import type { HostInventory } from '@flightdeck/schemas';
+import type { HostInventory } from '@flightdeck/schemas/wire';
 import type { CollectContext, Collector, SampleLike } from '../contract';
 import { type NodeHostFacts, nodeHostFacts, windowsInventory } from './inventory';
 import { type CimRow, parseWindowsDocument, type WindowsDocument } from './parse';

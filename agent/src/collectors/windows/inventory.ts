@@ -1,5 +1,5 @@
 import { arch, cpus, hostname, networkInterfaces, release, totalmem, version } from 'node:os';
-import { HostInventory } from '@flightdeck/schemas';
+import { HostInventory } from '@flightdeck/schemas/wire';
 import { hostAddresses, orderAddresses, unameArchitecture } from '../../inventory';
 import { type CimRow, num, text, type WindowsDocument } from './parse';
 import { ADAPTER_CONFIGURATION, COMPUTER_SYSTEM, OPERATING_SYSTEM } from './script';
