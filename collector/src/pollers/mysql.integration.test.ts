@@ -4,9 +4,16 @@ import mysql from 'mysql2/promise';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Poller, PollResult, PollSuccess } from './contract';
-import { createMysqlPoller } from './mysql';
+import { createMysqlPoller, MYSQL_IDLE_CONNECTION_MS } from './mysql';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
-import { freePort, recordingLogger, silentServer, unansweredPort, waitFor } from './testing/net';
+import {
+  freePort,
+  ownConnectionsTo,
+  recordingLogger,
+  silentServer,
+  unansweredPort,
+  waitFor,
+} from './testing/net';
 
 /** Against the MariaDB server of this machine (127.0.0.1:3306, root without a password). */
 
@@ -131,6 +138,19 @@ describe('MySQL poller: connection test', () => {
 });
 
 describe('MySQL poller: polls', () => {
+  it('holds no connection between polls: it closes once idle and reconnects for the next', async () => {
+    const p = poller();
+    ok(await p.poll(Date.now()));
+    expect(ownConnectionsTo(SHARED.port)).toBe(1);
+    await waitFor(
+      () => ownConnectionsTo(SHARED.port) === 0,
+      MYSQL_IDLE_CONNECTION_MS + 3_000,
+      'the idle connection to close',
+    );
+    ok(await p.poll(Date.now()));
+    expect(ownConnectionsTo(SHARED.port)).toBe(1);
+  });
+
   it('publishes gauges on the first poll and rates from the second, all in the catalogue', async () => {
     const { logger: recording, warnings } = recordingLogger();
     const p = poller({}, recording);

@@ -32,6 +32,13 @@ import { SectionWarnings } from './warnings';
 type Row = Record<string, unknown>;
 
 /**
+ * A connection idle this long is closed (mysql2 checks every second): well under the shortest
+ * interval, so between polls a target holds no connection and a collector's open connections follow
+ * its polls in flight, not its number of targets.
+ */
+export const MYSQL_IDLE_CONNECTION_MS = 2_000;
+
+/**
  * The failure for an error of mysql2 or the server: refused credentials and privileges, unknown
  * database, no free connection, statement and driver time-outs, TLS refused, network errors.
  */
@@ -107,8 +114,9 @@ export const createMysqlPoller: PollerFactory<'mysql'> = (
       password: config.password,
       ...(config.database ? { database: config.database } : {}),
       connectionLimit: 2,
-      maxIdle: 2,
-      idleTimeout: (config.interval_s + 30) * 1000,
+      // Below connectionLimit, or mysql2 never closes an idle connection whatever idleTimeout says.
+      maxIdle: 1,
+      idleTimeout: MYSQL_IDLE_CONNECTION_MS,
       connectTimeout: config.connect_timeout_ms,
       enableKeepAlive: true,
       supportBigNumbers: true,

@@ -4,9 +4,16 @@ import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Poller, PollResult, PollSuccess } from './contract';
-import { createPostgresPoller } from './postgres';
+import { createPostgresPoller, PG_IDLE_CONNECTION_MS } from './postgres';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
-import { freePort, recordingLogger, silentServer, unansweredPort, waitFor } from './testing/net';
+import {
+  freePort,
+  ownConnectionsTo,
+  recordingLogger,
+  silentServer,
+  unansweredPort,
+  waitFor,
+} from './testing/net';
 import { startOwnPostgres } from './testing/postgres-cluster';
 
 /** Against the PostgreSQL server of this machine (127.0.0.1:5432, trust) and a cluster of the test's own. */
@@ -132,6 +139,19 @@ describe('PostgreSQL poller: connection test', () => {
 });
 
 describe('PostgreSQL poller: polls', () => {
+  it('holds no connection between polls: it closes once idle and reconnects for the next', async () => {
+    const p = poller();
+    ok(await p.poll(Date.now()));
+    expect(ownConnectionsTo(SHARED.port)).toBe(1);
+    await waitFor(
+      () => ownConnectionsTo(SHARED.port) === 0,
+      PG_IDLE_CONNECTION_MS + 3_000,
+      'the idle connection to close',
+    );
+    ok(await p.poll(Date.now()));
+    expect(ownConnectionsTo(SHARED.port)).toBe(1);
+  });
+
   it('publishes gauges on the first poll and rates from the second, all in the catalogue', async () => {
     const { logger: recording, warnings } = recordingLogger();
     const p = poller({}, recording);

@@ -38,6 +38,13 @@ import { SectionWarnings } from './warnings';
 export const PG_APPLICATION_NAME = 'flightdeck-poller';
 
 /**
+ * A connection idle this long is closed: well under the shortest interval, so between polls a
+ * target holds no connection and a collector's open connections follow its polls in flight, not
+ * its number of targets (many targets may live on one server with a small max_connections).
+ */
+export const PG_IDLE_CONNECTION_MS = 2_000;
+
+/**
  * The failure for an error of the pg driver or the server: SQLSTATE classes 28 (authentication),
  * 3D000 (no such database), 53300 (no free connection slot), 57014 (statement time-out); the
  * driver's own time-outs; TLS refused; and the network errors of {@link networkFailure}.
@@ -125,8 +132,7 @@ export const createPostgresPoller: PollerFactory<'postgresql'> = (
       database: config.database,
       max: 2,
       connectionTimeoutMillis: config.connect_timeout_ms,
-      // Kept between polls, closed when polls stop.
-      idleTimeoutMillis: (config.interval_s + 30) * 1000,
+      idleTimeoutMillis: PG_IDLE_CONNECTION_MS,
       allowExitOnIdle: true,
       statement_timeout: config.query_timeout_ms,
       query_timeout: config.query_timeout_ms + 1000,

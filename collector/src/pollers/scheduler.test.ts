@@ -2,7 +2,7 @@ import type { MetricBatch, PollAssignment, PollStatusParams } from '@flightdeck/
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Poller, PollResult } from './contract';
-import { createPollScheduler, type PollSchedulerOptions } from './scheduler';
+import { createPollScheduler, type PollSchedulerOptions, type PollTiming } from './scheduler';
 
 const logger = pino({ level: 'silent' });
 
@@ -97,6 +97,68 @@ describe('poll scheduler', () => {
     // The hanging poll timed out (1 s + 1 s + grace), was reported, and its poller replaced.
     expect(reports.find((r) => r.service_id === 1)).toMatchObject({ available: false, code: 'timeout' });
     expect(pollers.closed).toContain('db1');
+    await s.stop();
+  });
+
+  it('keeps to the planned times when a timer fires late, without drifting', async () => {
+    const pollers = fakePollers(() => 'ok');
+    const timings: PollTiming[] = [];
+    const s = createPollScheduler({
+      assignments: async () => [assignment(1)],
+      publish: async () => {},
+      report: async () => {},
+      logger,
+      random: () => 0.5,
+      createPoller: pollers.createPoller,
+      onPoll: (t) => void timings.push(t),
+    });
+    const t0 = Date.now();
+    await s.start();
+    await vi.advanceTimersByTimeAsync(29_000);
+    // The clock jumps 300 ms while the timer waits: it fires 300 ms after the planned time.
+    vi.setSystemTime(Date.now() + 300);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(timings.map((t) => [t.due - t0, t.started! - t0, t.outcome])).toEqual([
+      [30_000, 30_300, 'ok'],
+      [90_000, 90_000, 'ok'],
+    ]);
+    await s.stop();
+  });
+
+  it('tells the observer how late each poll started, how long it took and which were skipped', async () => {
+    const pollers = fakePollers((t) => (t === 'db1' ? 'hang' : 'ok'));
+    const timings: PollTiming[] = [];
+    const s = createPollScheduler({
+      assignments: async () => [assignment(1), assignment(2)],
+      publish: async () => {},
+      report: async () => {},
+      logger,
+      random: () => 0,
+      maxConcurrent: 1,
+      intervalMs: () => 2_000,
+      createPoller: pollers.createPoller,
+      onPoll: (t) => void timings.push(t),
+    });
+    const t0 = Date.now();
+    await s.start();
+    await vi.advanceTimersByTimeAsync(3_500);
+    const seen = timings.map((t) => ({
+      id: t.service_id,
+      due: t.due - t0,
+      started: t.started === null ? null : t.started - t0,
+      ms: t.duration_ms,
+      outcome: t.outcome,
+    }));
+    expect(seen).toEqual([
+      // db1 hangs until its time-out (1 s + 1 s + grace); its next poll finds it still running.
+      { id: 1, due: 2_000, started: null, ms: 0, outcome: 'skipped' },
+      // db2 is still waiting for the slot then: skipped too.
+      { id: 2, due: 2_000, started: null, ms: 0, outcome: 'skipped' },
+      { id: 1, due: 0, started: 0, ms: 3_000, outcome: 'timeout' },
+      // db2 waited for the only slot: 3 s late.
+      { id: 2, due: 0, started: 3_000, ms: 0, outcome: 'ok' },
+    ]);
     await s.stop();
   });
 

@@ -3,6 +3,7 @@ import type {
   PollAssignment,
   PollerFailure,
   PollerFailureCode,
+  PollerService,
   PollStatusParams,
 } from '@flightdeck/schemas';
 import type { Logger } from 'pino';
@@ -30,6 +31,22 @@ export interface PollSchedulerOptions {
   /** A number in [0, 1) that places a target's first poll within its interval. */
   random?: () => number;
   createPoller?: typeof defaultCreatePoller;
+  /** Told of every poll once it settles, or is skipped: how late it started and how long it took. */
+  onPoll?: (timing: PollTiming) => void;
+}
+
+/** One poll as the scheduler saw it, for whoever watches its timeliness (a benchmark, a health figure). */
+export interface PollTiming {
+  service_id: number;
+  service: PollerService;
+  /** Unix ms the poll was planned for: the first poll's time plus whole intervals. */
+  due: number;
+  /** Unix ms it started, after waiting for a free slot; null when skipped. */
+  started: number | null;
+  /** Milliseconds from start until it settled (published and reported included). */
+  duration_ms: number;
+  /** `ok`, why it failed, or `skipped`: the target's previous poll was still running. */
+  outcome: 'ok' | PollerFailureCode | 'skipped';
 }
 
 export interface PollScheduler {
@@ -48,6 +65,8 @@ interface Target {
   key: string;
   poller: Poller | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** Unix ms the next poll is planned for. */
+  due: number;
   running: Promise<void> | undefined;
   /** What was last reported; undefined before the first poll. */
   available: boolean | undefined;
@@ -66,8 +85,8 @@ export function pollTimeoutMs(config: Record<string, unknown>): number {
 
 /**
  * Polls this collector's agentless targets (CONVENTIONS habit 5: the scheduler owns timing,
- * publishing and status; a poller only measures). Each target keeps its poller, and with it its
- * connection, between polls; it is polled every interval, the first time at a random point of
+ * publishing and status; a poller only measures). Each target keeps its poller between polls (its
+ * connections close once idle, so open connections follow the polls in flight); it is polled every interval, the first time at a random point of
  * the interval so targets registered together do not poll together. A poll that does not settle
  * within the target's own time-outs counts as a `timeout` failure and its poller is replaced, so a
  * hanging target holds one slot of `maxConcurrent` and never delays another target's schedule.
@@ -97,91 +116,122 @@ export function createPollScheduler(options: PollSchedulerOptions): PollSchedule
     };
   }
 
-  function schedule(target: Target, delayMs: number): void {
-    if (stopped || target.removed) return;
-    target.timer = setTimeout(() => {
-      target.timer = undefined;
-      // Fixed rate: the next poll is planned now, whatever this one takes.
-      schedule(target, intervalOf(target.assignment));
-      if (target.running) {
-        logger.warn(
-          { service_id: target.assignment.service_id, target: target.poller?.target },
-          'previous poll still running: this one skipped',
-        );
-        return;
-      }
-      target.running = pollOnce(target).finally(() => {
-        target.running = undefined;
-      });
-    }, delayMs);
+  function observe(target: Target, due: number, started: number | null, outcome: PollTiming['outcome']) {
+    if (!options.onPoll) return;
+    const a = target.assignment;
+    const duration_ms = started === null ? 0 : Date.now() - started;
+    try {
+      options.onPoll({ service_id: a.service_id, service: a.service, due, started, duration_ms, outcome });
+    } catch (err) {
+      logger.warn({ err, service_id: a.service_id }, 'poll observer failed');
+    }
   }
 
-  async function pollOnce(target: Target): Promise<void> {
+  /**
+   * Fixed rate against the first poll's time: each poll is planned at `due + interval` whatever
+   * the previous one took, and the timer is set from that plan rather than from the moment it
+   * fired, so a timer's own lateness never piles up from one interval to the next.
+   */
+  function schedule(target: Target): void {
+    if (stopped || target.removed) return;
+    target.timer = setTimeout(
+      () => {
+        target.timer = undefined;
+        const due = target.due;
+        const interval = intervalOf(target.assignment);
+        target.due = due + interval;
+        // After a stall longer than an interval (a suspended process), skip the polls missed.
+        const now = Date.now();
+        if (target.due <= now) target.due += Math.ceil((now - target.due + 1) / interval) * interval;
+        schedule(target);
+        if (target.running) {
+          logger.warn(
+            { service_id: target.assignment.service_id, target: target.poller?.target },
+            'previous poll still running: this one skipped',
+          );
+          observe(target, due, null, 'skipped');
+          return;
+        }
+        target.running = pollOnce(target, due).finally(() => {
+          target.running = undefined;
+        });
+      },
+      Math.max(0, target.due - Date.now()),
+    );
+  }
+
+  async function pollOnce(target: Target, due: number): Promise<void> {
     const release = await slot();
     try {
       if (stopped || target.removed) return;
-      const a = target.assignment;
       const now = Date.now();
-      if (!target.poller) {
-        const made = makePoller(a.service, a.config, pollerOptions);
-        if (!made.ok) {
-          await settle(target, made, now);
-          return;
-        }
-        target.poller = made.poller;
-      }
-      const poller = target.poller;
-      const limit = pollTimeoutMs(a.config);
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<PollerFailure>((resolve) => {
-        timer = setTimeout(
-          () =>
-            resolve({
-              ok: false,
-              code: 'timeout',
-              message: `${poller.target} did not answer the poll within ${limit} ms.`,
-            }),
-          limit,
-        );
-      });
-      const result = await Promise.race([
-        target.cancelled.then(
-          (): PollerFailure => ({ ok: false, code: 'timeout', message: `${poller.target}: poll cancelled` }),
-        ),
-        poller.poll(now).catch(
-          (err: unknown): PollerFailure => ({
-            ok: false,
-            code: 'connection_failed',
-            message: `${poller.target}: ${err instanceof Error ? err.message : String(err)}`,
-          }),
-        ),
-        timedOut,
-      ]).finally(() => clearTimeout(timer));
-      if (!result.ok && result.code === 'timeout') {
-        // The poll may still hold a connection: start afresh next time.
-        target.poller = undefined;
-        void closeQuietly(poller);
-      }
-      if (result.ok && result.samples.length > 0 && !target.removed) {
-        const batch: MetricBatch = {
-          v: 1,
-          tenant: a.tenant,
-          host: a.host,
-          source: 'poller',
-          service: a.service,
-          ts: now,
-          samples: result.samples,
-        };
-        try {
-          await options.publish(batch);
-        } catch (err) {
-          logger.warn({ err, service_id: a.service_id, target: poller.target }, 'poll samples not published');
-        }
-      }
-      await settle(target, result, now);
+      const outcome = await pollNow(target, now);
+      observe(target, due, now, outcome);
     } finally {
       release();
     }
+  }
+
+  async function pollNow(target: Target, now: number): Promise<PollTiming['outcome']> {
+    const a = target.assignment;
+    if (!target.poller) {
+      const made = makePoller(a.service, a.config, pollerOptions);
+      if (!made.ok) {
+        await settle(target, made, now);
+        return made.code;
+      }
+      target.poller = made.poller;
+    }
+    const poller = target.poller;
+    const limit = pollTimeoutMs(a.config);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<PollerFailure>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            ok: false,
+            code: 'timeout',
+            message: `${poller.target} did not answer the poll within ${limit} ms.`,
+          }),
+        limit,
+      );
+    });
+    const result = await Promise.race([
+      target.cancelled.then(
+        (): PollerFailure => ({ ok: false, code: 'timeout', message: `${poller.target}: poll cancelled` }),
+      ),
+      poller.poll(now).catch(
+        (err: unknown): PollerFailure => ({
+          ok: false,
+          code: 'connection_failed',
+          message: `${poller.target}: ${err instanceof Error ? err.message : String(err)}`,
+        }),
+      ),
+      timedOut,
+    ]).finally(() => clearTimeout(timer));
+    if (!result.ok && result.code === 'timeout') {
+      // The poll may still hold a connection: start afresh next time.
+      target.poller = undefined;
+      void closeQuietly(poller);
+    }
+    if (result.ok && result.samples.length > 0 && !target.removed) {
+      const batch: MetricBatch = {
+        v: 1,
+        tenant: a.tenant,
+        host: a.host,
+        source: 'poller',
+        service: a.service,
+        ts: now,
+        samples: result.samples,
+      };
+      try {
+        await options.publish(batch);
+      } catch (err) {
+        logger.warn({ err, service_id: a.service_id, target: poller.target }, 'poll samples not published');
+      }
+    }
+    await settle(target, result, now);
+    return result.ok ? 'ok' : result.code;
   }
 
   async function settle(
@@ -243,12 +293,13 @@ export function createPollScheduler(options: PollSchedulerOptions): PollSchedule
       key,
       poller: undefined,
       timer: undefined,
+      due: Date.now() + Math.floor(random() * intervalOf(assignment)),
       running: undefined,
       available: undefined,
       removed: false,
     };
     targets.set(assignment.service_id, target);
-    schedule(target, Math.floor(random() * intervalOf(assignment)));
+    schedule(target);
   }
 
   async function apply(list: PollAssignment[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 
@@ -117,4 +118,27 @@ export function recordingLogger(): { logger: Logger; lines: LogLine[]; warnings:
     },
   );
   return { logger, lines, warnings: () => lines.filter((l) => l.level === 40) };
+}
+
+/** TCP connections this process holds open to `port` on any host: its socket fds matched in /proc/net/tcp. */
+export function ownConnectionsTo(port: number): number {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // the fd closed while listing
+    }
+  }
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let n = 0;
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // remote address, state 01 (established), inode
+      if (cols[2]?.endsWith(hex) && cols[3] === '01' && inodes.has(cols[9] ?? '')) n++;
+    }
+  }
+  return n;
 }
