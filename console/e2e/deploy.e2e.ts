@@ -28,8 +28,9 @@ describe('deploy', () => {
     await waitForShell(page);
     await page.getByTestId('drawer').locator('[data-menu-item="deploy"]').click();
     await page.getByTestId('deploy-page').waitFor();
-    // Agent choices only: agentless has no screens yet, so it is not offered.
-    expect(await page.locator('[data-testid^="deploy-choice-"]').count()).toBe(3);
+    // The agent's three platforms and agentless collection, all in this plan.
+    expect(await page.locator('[data-testid^="deploy-choice-"]').count()).toBe(4);
+    await page.getByTestId('deploy-choice-agentless').waitFor();
     await page.getByTestId('deploy-choice-linux').click();
     await page.getByTestId('deploy-agent-page').waitFor();
     expect(new URL(page.url()).pathname).toBe('/deploy/agent');

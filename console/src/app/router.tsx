@@ -244,6 +244,40 @@ const deployWindowsRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/deploy/AgentDeployPage'), 'AgentWindowsPage'),
 });
 
+/** Spec 2: agentless deployment: the engine picker, then a service's test-then-register form. */
+const deployAgentlessRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/deploy/agentless',
+  staticData: { titleKey: 'deploy.pageTitle', icon: 'rocket' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(
+    () => import('../features/deploy/agentless/AgentlessPickerPage'),
+    'AgentlessPickerPage',
+  ),
+});
+
+const deployAgentlessServiceRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/deploy/agentless/$service',
+  staticData: { titleKey: 'deploy.pageTitle', icon: 'rocket' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(
+    () => import('../features/deploy/agentless/AgentlessServicePage'),
+    'AgentlessRegisterPage',
+  ),
+});
+
+const deployAgentlessAddRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/deploy/agentless/$service/add',
+  staticData: { titleKey: 'deploy.pageTitle', icon: 'rocket' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(
+    () => import('../features/deploy/agentless/AgentlessServicePage'),
+    'AgentlessAddPage',
+  ),
+});
+
 /** Spec 2 lists /test among its test pages: here it checks one plan resource through the route gate. */
 const planCheckRoute = createRoute({
   getParentRoute: () => shellRoute,
@@ -286,6 +320,9 @@ const routeTree = rootRoute.addChildren([
     deployAgentRoute,
     deployDockerRoute,
     deployWindowsRoute,
+    deployAgentlessRoute,
+    deployAgentlessServiceRoute,
+    deployAgentlessAddRoute,
     planCheckRoute,
     shellNotFoundRoute,
   ]),

@@ -9,8 +9,8 @@ import './deploy-styles';
 import { AGENT_PLATFORMS, PLATFORM_PATHS } from './platforms';
 
 /**
- * /deploy: the ways of deploying a collector the plan allows. Agentless collection has no screens
- * in this console yet, so only the agent's choices are offered.
+ * /deploy: the ways of deploying a collector the plan allows (`plataform_permitions.deploy`): the
+ * agent's platforms and agentless collection, each only when the plan permits it.
  */
 export function DeployPage() {
   const { t } = useTranslation();
@@ -34,7 +34,10 @@ export function DeployPage() {
 function DeployChoices() {
   const { t } = useTranslation();
   const plan = useQuery(planInfoQuery);
-  if (!plan.data || !deployAllowed(plan.data.plataform_permitions, 'agent')) {
+  const permissions = plan.data?.plataform_permitions;
+  const agent = permissions ? deployAllowed(permissions, 'agent') : false;
+  const agentless = permissions ? deployAllowed(permissions, 'agentless') : false;
+  if (!agent && !agentless) {
     return (
       <Text size="sm" c="dimmed" data-testid="deploy-empty">
         {t('deploy.noChoices')}
@@ -42,29 +45,56 @@ function DeployChoices() {
     );
   }
   return (
-    <Stack gap="xs">
-      <Title order={2} fz="h4">
-        {t('deploy.agentHeading')}
-      </Title>
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-        {AGENT_PLATFORMS.map((platform) => (
-          <Card
-            key={platform}
-            withBorder
-            padding="md"
-            component={Link}
-            to={PLATFORM_PATHS[platform]}
-            data-testid={`deploy-choice-${platform}`}
-          >
-            <Stack gap={4}>
-              <Text fw={600}>{t(`deploy.platform.${platform}`)}</Text>
-              <Text size="sm" c="dimmed">
-                {t(`deploy.choice.${platform}`)}
-              </Text>
-            </Stack>
-          </Card>
-        ))}
-      </SimpleGrid>
+    <Stack gap="lg">
+      {agent && (
+        <Stack gap="xs">
+          <Title order={2} fz="h4">
+            {t('deploy.agentHeading')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+            {AGENT_PLATFORMS.map((platform) => (
+              <Card
+                key={platform}
+                withBorder
+                padding="md"
+                component={Link}
+                to={PLATFORM_PATHS[platform]}
+                data-testid={`deploy-choice-${platform}`}
+              >
+                <Stack gap={4}>
+                  <Text fw={600}>{t(`deploy.platform.${platform}`)}</Text>
+                  <Text size="sm" c="dimmed">
+                    {t(`deploy.choice.${platform}`)}
+                  </Text>
+                </Stack>
+              </Card>
+            ))}
+          </SimpleGrid>
+        </Stack>
+      )}
+      {agentless && (
+        <Stack gap="xs">
+          <Title order={2} fz="h4">
+            {t('deploy.agentlessHeading')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+            <Card
+              withBorder
+              padding="md"
+              component={Link}
+              to="/deploy/agentless"
+              data-testid="deploy-choice-agentless"
+            >
+              <Stack gap={4}>
+                <Text fw={600}>{t('deploy.platform.agentless')}</Text>
+                <Text size="sm" c="dimmed">
+                  {t('deploy.choice.agentless')}
+                </Text>
+              </Stack>
+            </Card>
+          </SimpleGrid>
+        </Stack>
+      )}
     </Stack>
   );
 }

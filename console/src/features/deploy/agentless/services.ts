@@ -1,0 +1,16 @@
+import { POLLER_SERVICES, type PollerService } from '@flightdeck/schemas';
+import type { IconName } from '../../../app/shell/icons';
+
+/** Icon of each service's card on the engine picker. */
+export const SERVICE_ICONS: Record<PollerService, IconName> = {
+  postgresql: 'database',
+  mysql: 'database',
+  nginx: 'server',
+  apache: 'server',
+  url: 'network',
+};
+
+/** The route parameter as a service this console can deploy, or null. */
+export function serviceFromParam(value: unknown): PollerService | null {
+  return POLLER_SERVICES.find((s) => s === value) ?? null;
+}
