@@ -28,6 +28,11 @@ function probe(tuned: boolean): { newSpaceBytes: number; status: number } {
         if (i % 50 === 0) kept.push(o);
       }
     }
+    if (!${tuned}) {
+      // Untuned, optimise the hot function now rather than whenever the background compiler gets
+      // to it, which on a loaded machine may be after the probe ends.
+      new Function('f', '%PrepareFunctionForOptimization(f); f([1]); %OptimizeFunctionOnNextCall(f); f([1]);')(hot);
+    }
     const status = new Function('f', 'return %GetOptimizationStatus(f)')(hot);
     const newSpace = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     process.stdout.write(JSON.stringify({ newSpaceBytes: newSpace.physical_space_size, status, sum, kept: kept.length }));
