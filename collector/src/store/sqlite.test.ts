@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MetricStore, SeriesQuery } from './contract';
 import { createSqliteStore } from './sqlite';
+import { decodeSegment } from './sqlite-codec';
 
 const MIN = 60_000;
 const FIVE_MIN = 300_000;
@@ -41,6 +42,16 @@ const sample = (ts: number, v: number): MetricBatch => ({
 
 type Row = { bucket: number; min: number; max: number; avg: number; count: number };
 
+/** Every point kept in the file's segments (the log is empty after a close), as [ts, value] by ts. */
+function storedPoints(db: Database.Database): [number, number][] {
+  const out: [number, number][] = [];
+  for (const blob of db.prepare('SELECT data FROM segments').pluck().all() as Buffer[]) {
+    const { ts, values } = decodeSegment(blob);
+    for (let i = 0; i < ts.length; i++) out.push([ts[i]!, values[i]!]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
 describe('SQLite metric store', () => {
   let dir: string;
   let path: string;
@@ -55,7 +66,7 @@ describe('SQLite metric store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Reads the file after closing the store (which also moves samples_recent into samples). */
+  /** Reads the file after closing the store (which also checkpoints the log into segments). */
   async function inspect<T>(read: (db: Database.Database) => T): Promise<T> {
     await store.close();
     const db = new Database(path, { readonly: true });
@@ -76,12 +87,22 @@ describe('SQLite metric store', () => {
     const rollup = db
       .prepare(`SELECT bucket, min, max, avg, count FROM ${table} ORDER BY bucket`)
       .all() as Row[];
-    const raw = db
-      .prepare(
-        `SELECT ts - ts % ${width} AS bucket, min(value) AS min, max(value) AS max, avg(value) AS avg, count(*) AS count
-         FROM samples WHERE ts < ? GROUP BY 1 ORDER BY 1`,
-      )
-      .all(boundary) as Row[];
+    const byBucket = new Map<number, Row>();
+    for (const [ts, value] of storedPoints(db)) {
+      if (ts >= boundary) continue;
+      const bucket = ts - (ts % width);
+      const r = byBucket.get(bucket);
+      if (!r) byBucket.set(bucket, { bucket, min: value, max: value, avg: value, count: 1 });
+      else {
+        r.min = Math.min(r.min, value);
+        r.max = Math.max(r.max, value);
+        r.avg += value;
+        r.count++;
+      }
+    }
+    const raw = [...byBucket.values()]
+      .sort((a, b) => a.bucket - b.bucket)
+      .map((r) => ({ ...r, avg: r.avg / r.count }));
     return { rollup, raw, boundary };
   };
 
@@ -163,6 +184,62 @@ describe('SQLite metric store', () => {
     expect(five.rollup[1]).toMatchObject({ bucket: first + FIVE_MIN, min: -50, count: 30 });
     const day = await store.query({ series: sel, start: (end - DAY) / 1000, end: end / 1000, agg: 'max' });
     expect(day.y_values['cpu.user']![264]).toBe(1_000);
+  });
+
+  it('tells series apart when a host changes the order and the labels of its samples', async () => {
+    const at = (ts: number, samples: MetricBatch['samples']): MetricBatch => ({
+      v: 1,
+      tenant: 'acme',
+      host: 'db1',
+      source: 'agent',
+      ts,
+      samples,
+    });
+    const t0 = end - HOUR;
+    await store.write([
+      at(t0, [
+        { m: 'disk.used_pct', l: { mount: '/' }, v: 1 },
+        { m: 'disk.used_pct', l: { mount: '/var' }, v: 2 },
+        { m: 'net.rx', l: { dev: 'eth0', dir: 'in' }, v: 3 },
+        { m: 'disk.used_pct', v: 4 },
+      ]),
+    ]);
+    // Same places, other series: swapped values, another label name, one label fewer, no labels.
+    await store.write([
+      at(t0 + 10_000, [
+        { m: 'disk.used_pct', l: { mount: '/var' }, v: 12 },
+        { m: 'disk.used_pct', l: { mount: '/' }, v: 11 },
+        { m: 'disk.used_pct', l: { dev: '/' }, v: 15 },
+        { m: 'net.rx', l: { dev: 'eth0' }, v: 17 },
+        { m: 'disk.used_pct', l: {}, v: 14 },
+      ]),
+      // Where net.rx{dev=eth0} was: the same metric and first label, and one label more.
+      at(t0 + 20_000, [
+        { m: 'disk.used_pct', l: { mount: '/' }, v: 21 },
+        { m: 'disk.used_pct', l: { mount: '/var' }, v: 22 },
+        { m: 'disk.used_pct', l: { dev: '/' }, v: 25 },
+        { m: 'net.rx', l: { dev: 'eth0', dir: 'in' }, v: 13 },
+      ]),
+    ]);
+    const q = { start: t0 / 1000, end: (t0 + 30_000) / 1000, step: 10 };
+    const disk = await store.query({
+      ...q,
+      series: [{ tenant: 'acme', host: 'db1', metric: 'disk.used_pct' }],
+    });
+    expect(disk.y_values).toEqual({
+      'disk.used_pct': [4, 14, null],
+      'disk.used_pct{dev=/}': [null, 15, 25],
+      'disk.used_pct{mount=/}': [1, 11, 21],
+      'disk.used_pct{mount=/var}': [2, 12, 22],
+    });
+    // net.rx{dev=eth0,dir=in} comes every 20 s, so one bucket of sums tells the two apart.
+    const net = await store.query({
+      ...q,
+      step: 60,
+      agg: 'sum',
+      series: [{ tenant: 'acme', host: 'db1', metric: 'net.rx' }],
+    });
+    expect(net.y_values).toEqual({ 'net.rx{dev=eth0}': [17], 'net.rx{dev=eth0,dir=in}': [16] });
   });
 
   it('keeps the rollup boundaries and state across close and reopen', async () => {
