@@ -1,8 +1,11 @@
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import en from '../src/i18n/en.json';
+import enFeatures from '../src/i18n/en.features.json';
+import enCore from '../src/i18n/en.json';
 import { scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
+
+const en = { ...enCore, ...enFeatures };
 
 /** A TCP port on this machine where nothing listens: bound, then released. */
 async function closedPort(): Promise<number> {

@@ -3,8 +3,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
-import en from '../src/i18n/en.json';
+import enFeatures from '../src/i18n/en.features.json';
+import enCore from '../src/i18n/en.json';
 import { scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
+
+const en = { ...enCore, ...enFeatures };
 
 const shots = `${import.meta.dirname}/screenshots`;
 const PAGE = '/flightdeck/cockpit/files_criticals';

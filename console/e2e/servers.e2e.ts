@@ -1,7 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import en from '../src/i18n/en.json';
+import enFeatures from '../src/i18n/en.features.json';
+import enCore from '../src/i18n/en.json';
 import { scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
+
+const en = { ...enCore, ...enFeatures };
 
 const shots = `${import.meta.dirname}/screenshots`;
 const scheme = (page: Page) => page.evaluate(() => document.documentElement.dataset.mantineColorScheme);

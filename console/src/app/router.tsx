@@ -14,6 +14,7 @@ import {
 import { sessionQuery } from '../features/auth/queries';
 import { menuQuery, planInfoQuery } from '../features/plan/queries';
 import { preferencesQuery } from '../features/preferences/queries';
+import { loadFeatureTranslations } from '../i18n';
 import { ApiError, onSessionEnd } from '../lib/api-client';
 import { HOME_PATH, rewriteTmsPath, safeRedirect } from '../lib/redirect';
 import { queryClient } from './query-client';
@@ -148,7 +149,10 @@ const shellRoute = createRoute({
       throw redirect({ href: target, replace: true });
     }
   },
-  loader: ({ context }) => loadShellData(context.queryClient),
+  loader: async ({ context }) => {
+    const [data] = await Promise.all([loadShellData(context.queryClient), loadFeatureTranslations()]);
+    return data;
+  },
   pendingComponent: LoadingScreen,
   pendingMs: 0,
   // The loading screen goes as soon as the shell can show: no minimum on screen (the default

@@ -11,13 +11,30 @@ import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { COMPONENT_NAMES } from '../features/about/api';
 import { ApiError } from '../lib/api-client';
-import en from './en.json';
+import enFeatures from './en.features.json';
+import enCore from './en.json';
 import { errorMessage } from './error-message';
-import es from './es.json';
+import esFeatures from './es.features.json';
+import esCore from './es.json';
 import { LOCALES, localeCookie, readLocaleCookie } from './locale';
-import pt from './pt.json';
+import ptFeatures from './pt.features.json';
+import ptCore from './pt.json';
 
+// What a signed-in page sees: the core file and the feature pages' file of each language.
+const en = { ...enCore, ...enFeatures };
+const es = { ...esCore, ...esFeatures };
+const pt = { ...ptCore, ...ptFeatures };
 const dictionaries = { en, es, pt } as const;
+
+it('keeps the core and feature files of a language apart (no section in both)', () => {
+  for (const [core, features] of [
+    [enCore, enFeatures],
+    [esCore, esFeatures],
+    [ptCore, ptFeatures],
+  ] as const) {
+    expect(Object.keys(core).filter((k) => k in features)).toEqual([]);
+  }
+});
 
 /** Every leaf key of a dictionary, dotted; arrays count as one leaf holding a list. */
 function leafKeys(value: unknown, prefix = ''): string[] {

@@ -7,19 +7,47 @@ export { LOCALES, type Locale } from './locale';
 type Dictionary = Record<string, unknown>;
 
 /**
- * One translation file per language, each its own chunk: a page loads only the language it shows,
- * and another one when the user switches to it.
+ * Two translation files per language, each its own chunk: the shell's and sign-in's texts, and the
+ * texts of the feature pages behind sign-in (loaded by the signed-in shell), so the sign-in page
+ * loads neither the other languages nor the pages it cannot show.
  */
 const DICTIONARIES: Readonly<Record<Locale, () => Promise<{ default: Dictionary }>>> = {
   en: () => import('./en.json'),
   es: () => import('./es.json'),
   pt: () => import('./pt.json'),
 };
+const FEATURE_DICTIONARIES: Readonly<Record<Locale, () => Promise<{ default: Dictionary }>>> = {
+  en: () => import('./en.features.json'),
+  es: () => import('./es.features.json'),
+  pt: () => import('./pt.features.json'),
+};
+const loadedFeatures = new Set<Locale>();
+/** Set once the signed-in shell asked for the feature texts: a language switch then loads them too. */
+let featuresWanted = false;
 
 async function loadDictionary(locale: Locale): Promise<void> {
-  if (i18next.hasResourceBundle(locale, 'translation')) return;
-  const { default: dictionary } = await DICTIONARIES[locale]();
-  i18next.addResourceBundle(locale, 'translation', dictionary, true, true);
+  if (!i18next.hasResourceBundle(locale, 'translation')) {
+    const { default: dictionary } = await DICTIONARIES[locale]();
+    i18next.addResourceBundle(locale, 'translation', dictionary, true, true);
+  }
+  if (featuresWanted && !loadedFeatures.has(locale)) {
+    const { default: features } = await FEATURE_DICTIONARIES[locale]();
+    i18next.addResourceBundle(locale, 'translation', features, true, true);
+    loadedFeatures.add(locale);
+  }
+}
+
+/**
+ * Loads the feature pages' texts of the language in use (and of English, the fallback); the
+ * signed-in shell waits for it before it shows a page.
+ */
+export async function loadFeatureTranslations(): Promise<void> {
+  featuresWanted = true;
+  const locale = currentLocale();
+  await Promise.all([
+    loadDictionary(locale),
+    locale === DEFAULT_LOCALE ? undefined : loadDictionary(DEFAULT_LOCALE),
+  ]);
 }
 
 /**

@@ -5,9 +5,9 @@ import {
   PATH_TEST_REASONS,
 } from '@flightdeck/schemas';
 import { describe, expect, it } from 'vitest';
-import en from '../../i18n/en.json';
-import es from '../../i18n/es.json';
-import pt from '../../i18n/pt.json';
+import en from '../../i18n/en.features.json';
+import es from '../../i18n/es.features.json';
+import pt from '../../i18n/pt.features.json';
 import { canEqualize, filterFiles, type PathProblem, pathProblem, shortHash, sortFiles } from './files';
 import { LIST_POLL_MS, listPollMs, PENDING_POLL_MS } from './queries';
 
