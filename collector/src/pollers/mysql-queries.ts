@@ -28,7 +28,8 @@ FROM information_schema.PROCESSLIST`;
 
 /**
  * InnoDB lock waits, waiting and holding thread ids. MySQL 8 moved them to performance_schema;
- * MariaDB and MySQL 5.7 keep information_schema.INNODB_LOCK_WAITS.
+ * MariaDB and MySQL 5.7 keep information_schema.INNODB_LOCK_WAITS, read from a cache InnoDB refreshes
+ * only once nobody has read it for 100 ms: at poll intervals that always holds.
  */
 export function lockWaitsSql(version: string): string {
   const mysql8 = !/mariadb/i.test(version) && Number.parseInt(version, 10) >= 8;

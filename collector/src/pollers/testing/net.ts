@@ -33,11 +33,12 @@ export async function waitFor(
   check: () => Promise<boolean> | boolean,
   ms: number,
   what: string,
+  everyMs = 50,
 ): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
