@@ -4,6 +4,7 @@ export * from './api/agent';
 export * from './api/agentless';
 export * from './api/auth';
 export * from './api/customer';
+export * from './api/dbtools';
 export * from './api/deploy';
 export * from './api/files';
 export * from './api/health';

@@ -166,7 +166,7 @@ export type Heartbeat = z.infer<typeof Heartbeat>;
 /**
  * Commands on `fd.cmd.<worker>`. `agentless_assignments` and `agentless_status` go the other way,
  * from a collector to the api (worker `api`): the targets this collector polls, and a target that
- * became unavailable or recovered.
+ * became unavailable or recovered. `db_inspect` reads a database's live lists (api/dbtools.ts).
  */
 export const COMMANDS = [
   'connection_test',
@@ -176,6 +176,7 @@ export const COMMANDS = [
   'dictionary',
   'agentless_assignments',
   'agentless_status',
+  'db_inspect',
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
