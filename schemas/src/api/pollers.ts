@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { databaseFields, Host, IntervalS, PollerTls, Port, TimeoutMs, TLS_OFF } from './poller-fields';
+
+export { PollerTls } from './poller-fields';
 
 /**
  * Agentless pollers (DESIGN section 1): the collector reaches a database, a web server's status page
@@ -8,7 +11,14 @@ import { z } from 'zod';
  */
 
 /** Services the collector polls without an agent, as `service_code` spells them. */
-export const POLLER_SERVICES = ['postgresql', 'mysql', 'nginx', 'apache', 'url'] as const;
+export const POLLER_SERVICES = [
+  'postgresql',
+  'mysql',
+  'nginx',
+  'apache',
+  'url',
+  // one engine a line
+] as const;
 /** A service the collector polls without an agent. MariaDB is polled as `mysql`. */
 export const PollerService = z.enum(POLLER_SERVICES);
 /** A service the collector polls without an agent. */
@@ -61,51 +71,6 @@ export type ConnectionTestResult = z.infer<typeof ConnectionTestResult>;
 
 // ---------------------------------------------------------------------------------------------
 // Configs
-
-const Host = z
-  .string()
-  .trim()
-  .min(1)
-  .max(255)
-  .regex(/^[^\s/?#@]+$/, 'a host name or an IP address, without scheme, path or user');
-const Port = z.coerce.number().int().min(1).max(65_535);
-const TimeoutMs = z.coerce.number().int().min(100).max(120_000);
-/** Seconds between two polls of a target. */
-const IntervalS = z.coerce.number().int().min(10).max(86_400).default(60);
-
-/**
- * TLS towards a target. `enabled` asks for TLS (databases) or https (status pages);
- * `reject_unauthorized: false` accepts a certificate no trusted authority signed; `ca` is PEM text
- * of the authority (or the self-signed certificate) to trust besides the system's.
- */
-export const PollerTls = z
-  .object({
-    enabled: z.boolean().default(false),
-    reject_unauthorized: z.boolean().default(true),
-    ca: z.string().max(65_536).optional(),
-  })
-  .strict();
-/** TLS towards a target. */
-export type PollerTls = z.infer<typeof PollerTls>;
-const TLS_OFF: PollerTls = { enabled: false, reject_unauthorized: true };
-
-const databaseFields = {
-  host: Host,
-  user: z.string().min(1).max(128),
-  password: z.string().max(1024).default(''),
-  tls: PollerTls.default(TLS_OFF),
-  /** Time to open a connection, TCP and authentication together. */
-  connect_timeout_ms: TimeoutMs.default(5_000),
-  /** Time each query of a poll may take, enforced by the server where it can and by the driver. */
-  query_timeout_ms: TimeoutMs.default(10_000),
-  interval_s: IntervalS,
-  /** A statement running this long is listed as a long-running query. */
-  long_query_s: z.coerce.number().min(1).max(86_400).default(60),
-  /** Database and table sizes are read at most this often: they change slowly and cost more. */
-  size_interval_s: z.coerce.number().int().min(10).max(86_400).default(300),
-  /** How many of the largest tables to list. */
-  top_tables: z.coerce.number().int().min(0).max(100).default(10),
-};
 
 /** A PostgreSQL server. `database` is where table sizes are read; activity covers every database. */
 export const PostgresPollerConfig = z
