@@ -21,6 +21,12 @@ const COUNTERS: Record<LimitedThing, (db: Db, customerId: number) => Promise<num
   servers: countServers,
 };
 
+const REACHED_CODES = {
+  users: 'user_limit_reached',
+  services: 'service_limit_reached',
+  servers: 'server_limit_reached',
+} as const satisfies Record<LimitedThing, string>;
+
 const REACHED_MESSAGES: Record<LimitedThing, (max: number) => string> = {
   users: (max) => `User limit reached: the plan allows ${max} active users.`,
   services: (max) => `Service limit reached: the plan allows ${max} services.`,
@@ -35,7 +41,7 @@ export async function limitStatus(db: Db, plan: PlanContext, thing: LimitedThing
 }
 
 /**
- * Throws 403 `plan_gated` when adding `adding` more of `thing` would pass the plan's limit; for the
+ * Throws 409 `service_limit_reached` (`server_…`, `user_…`) when adding `adding` more of `thing` would pass the plan's limit; for the
  * calls that invite users or register servers and services.
  */
 export async function assertWithinLimit(
@@ -47,5 +53,5 @@ export async function assertWithinLimit(
   const max = plan.limits[thing];
   if (max === null) return;
   const used = await COUNTERS[thing](db, plan.customerId);
-  if (used + adding > max) throw ApiError.of('plan_gated', REACHED_MESSAGES[thing](max));
+  if (used + adding > max) throw ApiError.of(REACHED_CODES[thing], REACHED_MESSAGES[thing](max));
 }

@@ -396,8 +396,14 @@ describe('plan guards', () => {
   it('checks the limits: users, services and servers', async () => {
     const ctx = await loadPlanContext(t.db, customerA);
     expect(await limitStatus(t.db, ctx, 'servers')).toEqual({ max: 3, used: 3, can_add: false });
-    await expect(assertWithinLimit(t.db, ctx, 'servers')).rejects.toMatchObject({ code: 'plan_gated' });
+    await expect(assertWithinLimit(t.db, ctx, 'servers')).rejects.toMatchObject({
+      code: 'server_limit_reached',
+      status: 409,
+    });
     await expect(assertWithinLimit(t.db, ctx, 'users')).resolves.toBeUndefined();
-    await expect(assertWithinLimit(t.db, ctx, 'services', 2)).rejects.toThrow(/Service limit reached/);
+    await expect(assertWithinLimit(t.db, ctx, 'services', 2)).rejects.toMatchObject({
+      code: 'service_limit_reached',
+      message: expect.stringMatching(/Service limit reached/),
+    });
   });
 });

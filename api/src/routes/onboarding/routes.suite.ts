@@ -261,8 +261,8 @@ export function onboardingRoutesSuite(engine: Engine) {
       await t.db.updateTable('plans').set({ max_services: 2 }).where('id', '=', plan.plan_id).execute();
       const limited = await expectError(
         await call('POST', '/mysql/add', { server_id: first, config: MARIADB }),
-        403,
-        'plan_gated',
+        409,
+        'service_limit_reached',
       );
       expect(limited.message).toMatch(/Service limit reached/);
     });

@@ -130,12 +130,10 @@ function ServiceForm({ service, mode }: { service: PollerService; mode: Mode }) 
 
 /** The message for a failed register or add: the spec's limit messages, else the shared error's. */
 function saveErrorText(i18n: Pick<I18n, 't' | 'exists'>, error: unknown): string {
-  if (error instanceof ApiError && error.code === 'plan_gated') {
-    // The api says which limit in its message (plans/limits.ts); both share the plan_gated code.
-    if (/^service limit/i.test(error.message)) return i18n.t('deploy.agentless.failure.serviceLimit');
-    if (/^maximum number of servers/i.test(error.message))
-      return i18n.t('deploy.agentless.failure.serverLimit');
-  }
+  if (error instanceof ApiError && error.code === 'service_limit_reached')
+    return i18n.t('deploy.agentless.failure.serviceLimit');
+  if (error instanceof ApiError && error.code === 'server_limit_reached')
+    return i18n.t('deploy.agentless.failure.serverLimit');
   if (error instanceof ApiError && error.code === 'conflict')
     return i18n.t('deploy.agentless.failure.untested');
   return errorMessage(i18n, error);
