@@ -211,4 +211,47 @@ describe('buildChartOptions', () => {
     const range = options.scales?.y?.range as (u: unknown, min: number, max: number) => [number, number];
     expect(range(undefined, 1, 40)).toEqual([0, 100]);
   });
+
+  it('ticks a whole-number chart at whole numbers only, and leaves others to uPlot', () => {
+    const base = chart();
+    const counts = buildChartOptions({
+      data: { ...base, configs: { ...base.configs, precision: 0 } },
+      width: 400,
+      height: 180,
+      theme: CHART_THEMES.light,
+      offsetMinutes: 0,
+      period: () => period,
+    });
+    const incrs = counts.axes?.[1]?.incrs as number[];
+    expect(incrs.slice(0, 4)).toEqual([1, 2, 5, 10]);
+    expect(incrs.every(Number.isInteger)).toBe(true);
+    expect(options.axes?.[1]?.incrs).toBeUndefined();
+  });
+
+  it('sizes the value axis to its longest label, so a long duration is not cut', () => {
+    const size = options.axes?.[1]?.size as (
+      u: unknown,
+      values: string[] | null,
+      i: number,
+      c: number,
+    ) => number;
+    const measured: string[] = [];
+    const fake = {
+      axes: [{}, { font: ['12px sans-serif', 12] }],
+      ctx: {
+        font: '',
+        measureText: (text: string) => {
+          measured.push(text);
+          return { width: text.length * 7 };
+        },
+      },
+    };
+    const narrow = size(fake, ['0', '5'], 1, 0);
+    const wide = size(fake, ['0 s', '8 m 20 s', '16 m 40 s', '25 m'], 1, 0);
+    expect(measured).toContain('16 m 40 s');
+    expect(wide).toBeGreaterThan(narrow);
+    expect(wide).toBeGreaterThanOrEqual(
+      Math.ceil(('16 m 40 s'.length * 7) / (globalThis.devicePixelRatio ?? 1)),
+    );
+  });
 });

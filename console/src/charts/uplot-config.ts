@@ -266,9 +266,11 @@ export function buildChartOptions(input: ChartOptionsInput): uPlot.Options {
       {
         stroke: theme.text,
         font: axisFont,
-        size: 64,
+        size: axisSize,
         grid: { stroke: theme.grid, width: 1 },
         ticks: { stroke: theme.grid, width: 1 },
+        // Whole-number charts (counts) get whole-number ticks: "0 1 2", never "0 0 1 1 1".
+        ...((configs.precision ?? 2) === 0 ? { incrs: [...INTEGER_INCREMENTS] } : {}),
         values: (_u, splits) => splits.map((s) => formatAxisValue(s, configs)),
       },
     ],
@@ -276,6 +278,30 @@ export function buildChartOptions(input: ChartOptionsInput): uPlot.Options {
     cursor: { drag: { x: false, y: false }, points: { size: 6 } },
     padding: [8, 12, 0, 0],
   };
+}
+
+/** Tick steps of a whole-number axis: 1, 2, 5, 10, 20, 50... */
+export const INTEGER_INCREMENTS: readonly number[] = Array.from({ length: 16 }, (_, e) =>
+  [1, 2, 5].map((m) => m * 10 ** e),
+).flat();
+
+/** Narrowest the value axis gets, and what is kept beside its longest label. */
+const MIN_AXIS_PX = 40;
+const AXIS_GAP_PX = 14;
+
+/**
+ * Width of the value axis from its longest label, so "16 m 40 s" or "7.2 MB" is never cut at the
+ * card's edge. uPlot calls it again while it settles; the first measure of a cycle is kept.
+ */
+function axisSize(u: uPlot, values: string[] | null, axisIdx: number, cycleNum: number): number {
+  const axis = u.axes[axisIdx] as uPlot.Axis & { _size?: number };
+  if (cycleNum > 1 && axis._size !== undefined) return axis._size;
+  const longest = (values ?? []).reduce((a, v) => (v.length > a.length ? v : a), '');
+  if (!longest) return MIN_AXIS_PX;
+  const font = Array.isArray(axis.font) ? axis.font[0] : axis.font;
+  if (font) u.ctx.font = String(font);
+  const ratio = typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
+  return Math.max(MIN_AXIS_PX, Math.ceil(u.ctx.measureText(longest).width / ratio + AXIS_GAP_PX));
 }
 
 /** Whether new data keeps the chart's series (same fields, same units), so setData is enough. */
