@@ -151,6 +151,16 @@ describe('URL poller over http', () => {
     if (!closed.ok) expect(closed.message).toContain(`127.0.0.1:${port}`);
   });
 
+  it('never shows a password written in the URL in its messages or target', async () => {
+    const port = await freePort();
+    const p = urlPoller({ url: `http://watcher:s3cret-word@127.0.0.1:${port}/status` });
+    expect(p.target).not.toContain('s3cret-word');
+    expect(p.target).toContain('watcher:***@127.0.0.1');
+    const closed = await p.poll(Date.now());
+    expect(closed).toMatchObject({ ok: false, code: 'connection_failed' });
+    expect(JSON.stringify(closed)).not.toContain('s3cret-word');
+  });
+
   it('gives not_found for a host name that does not resolve', async () => {
     expect(await urlPoller({ url: 'http://no-such-host.invalid/' }).poll(Date.now())).toMatchObject({
       code: 'not_found',

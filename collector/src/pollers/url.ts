@@ -45,6 +45,17 @@ export function urlSamples(check: UrlCheck): PollSample[] {
 }
 
 /**
+ * The URL as messages, logs and stored errors show it: a password in it is replaced by `***`, since
+ * those texts are stored and returned where the config's secrets never are.
+ */
+export function withoutPassword(url: URL): string {
+  if (!url.password) return url.toString();
+  const copy = new URL(url);
+  copy.password = '***';
+  return copy.toString();
+}
+
+/**
  * Checks a URL: status, response time, optional keyword and the certificate's days left. An HTTP
  * answer of any status is a measurement (`url.up` says whether it was the expected one); a
  * refused connection, a name that does not resolve, a failed TLS check or no answer in time is
@@ -52,6 +63,7 @@ export function urlSamples(check: UrlCheck): PollSample[] {
  */
 export const createUrlPoller: PollerFactory<'url'> = (config: UrlPollerConfig) => {
   const url = new URL(config.url);
+  const shown = withoutPassword(url);
   const check = () =>
     httpCheck({
       url,
@@ -61,12 +73,12 @@ export const createUrlPoller: PollerFactory<'url'> = (config: UrlPollerConfig) =
       ca: config.tls.ca,
       maxRedirects: config.follow_redirects ? URL_MAX_REDIRECTS : 0,
       maxBodyBytes: config.method === 'HEAD' ? 0 : MAX_BODY_BYTES,
-      what: url.toString(),
+      what: shown,
     });
 
   const poller: Poller = {
     service: 'url',
-    target: url.toString(),
+    target: shown,
     async testConnection() {
       const answer = await check();
       if (isFailure(answer)) return answer;
