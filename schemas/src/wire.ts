@@ -167,6 +167,8 @@ export type Heartbeat = z.infer<typeof Heartbeat>;
  * Commands on `fd.cmd.<worker>`. `agentless_assignments` and `agentless_status` go the other way,
  * from a collector to the api (worker `api`): the targets this collector polls, and a target that
  * became unavailable or recovered. `db_inspect` reads a database's live lists (api/dbtools.ts).
+ * `alert_rules` and `alert_transitions` also go to the api: a collector fetches the alert rules it
+ * evaluates and sends the level changes it saw (api/alerts.ts).
  */
 export const COMMANDS = [
   'connection_test',
@@ -177,6 +179,8 @@ export const COMMANDS = [
   'agentless_assignments',
   'agentless_status',
   'db_inspect',
+  'alert_rules',
+  'alert_transitions',
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 

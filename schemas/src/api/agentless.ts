@@ -11,7 +11,7 @@ import { PollerFailureCode, PollerService } from './pollers';
 /** What any call that returns a config shows instead of a secret. */
 export const SECRET_MASK = '********';
 /** Config fields that are secrets: stored encrypted, apart from the rest of the config. */
-export const SECRET_CONFIG_FIELDS = ['password'] as const;
+export const SECRET_CONFIG_FIELDS = ['password', 'api_key'] as const;
 
 const RawConfig = z.record(z.string(), z.unknown());
 const WorkerName = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'letters, digits, "_" or "-" (1-128)');
@@ -111,6 +111,37 @@ export type CollectorPresence = z.infer<typeof CollectorPresence>;
 
 export const AvailableWorkersData = z.array(CollectorPresence);
 export type AvailableWorkersData = z.infer<typeof AvailableWorkersData>;
+
+/** One of the customer's agentless services as `GET /workers/get_snoop_info` lists it. */
+export const SnoopService = z
+  .object({
+    id: z.number().int().positive(),
+    server_id: z.number().int().positive(),
+    service: z.string(),
+    name: z.string().nullable(),
+    /** `host:port` or the URL (never with a user or password). */
+    target: z.string(),
+    /** As the polling collector last reported; null before the first poll. */
+    availability: z.enum(['available', 'unavailable']).nullable(),
+    /** Unix seconds of the poll that set `availability`. */
+    availability_since: z.number().nullable(),
+    /** `<code>: <message>` of the last failed poll. */
+    last_error: z.string().nullable(),
+  })
+  .strict();
+export type SnoopService = z.infer<typeof SnoopService>;
+
+/**
+ * `GET /workers/get_snoop_info`: the live collectors, each with the customer's services it polls
+ * (`targets` counts every target it polls), and the customer's services no live collector polls.
+ */
+export const SnoopInfoData = z
+  .object({
+    collectors: z.array(CollectorPresence.extend({ services: z.array(SnoopService) }).strict()),
+    unassigned: z.array(SnoopService),
+  })
+  .strict();
+export type SnoopInfoData = z.infer<typeof SnoopInfoData>;
 
 // ---------------------------------------------------------------------------------------------
 // Bus: collector -> api (worker `api`)

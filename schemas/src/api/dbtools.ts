@@ -23,6 +23,31 @@ export const DB_INSPECTIONS = [
 export const DbInspection = z.enum(DB_INSPECTIONS);
 export type DbInspection = z.infer<typeof DbInspection>;
 
+const RELATIONAL_INSPECTIONS = [
+  'process_list',
+  'database_tables',
+  'table_definition',
+  'table_counters',
+  'db_health',
+] as const satisfies readonly DbInspection[];
+
+/**
+ * The inspections each service has (by `service_code`): what the collector's inspector of the
+ * engine answers, what the api accepts and which tabs the database screen shows. A service absent
+ * here has none: its screen shows the status tiles and the charts only.
+ */
+export const SERVICE_INSPECTIONS: Readonly<Record<string, readonly DbInspection[]>> = {
+  postgresql: RELATIONAL_INSPECTIONS,
+  mysql: RELATIONAL_INSPECTIONS,
+  mssql: RELATIONAL_INSPECTIONS,
+  mongodb: ['process_list', 'replication_members'],
+};
+
+/** The inspections of a service; none for a service without an inspector. */
+export function inspectionsOf(service: string): readonly DbInspection[] {
+  return Object.hasOwn(SERVICE_INSPECTIONS, service) ? (SERVICE_INSPECTIONS[service] ?? []) : [];
+}
+
 /** Most tables `database_tables` lists; `truncated` says when there were more. */
 export const MAX_LISTED_TABLES = 5_000;
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { databaseFields, Host, IntervalS, PollerTls, Port, TimeoutMs, TLS_OFF } from './poller-fields';
+import { CassandraPollerConfig } from './pollers-cassandra';
+import { ElasticsearchPollerConfig } from './pollers-elasticsearch';
+import { MongodbPollerConfig } from './pollers-mongodb';
+import { MssqlPollerConfig } from './pollers-mssql';
+import { Neo4jPollerConfig } from './pollers-neo4j';
+import { OraclePollerConfig } from './pollers-oracle';
 
 export { PollerTls } from './poller-fields';
 
@@ -17,6 +23,12 @@ export const POLLER_SERVICES = [
   'nginx',
   'apache',
   'url',
+  'oracle',
+  'mongodb',
+  'elasticsearch',
+  'mssql',
+  'neo4j',
+  'cassandra',
   // one engine a line
 ] as const;
 /** A service the collector polls without an agent. MariaDB is polled as `mysql`. */
@@ -161,6 +173,12 @@ export const POLLER_CONFIG_SCHEMAS = {
   nginx: NginxPollerConfig,
   apache: ApachePollerConfig,
   url: UrlPollerConfig,
+  oracle: OraclePollerConfig,
+  mongodb: MongodbPollerConfig,
+  elasticsearch: ElasticsearchPollerConfig,
+  mssql: MssqlPollerConfig,
+  neo4j: Neo4jPollerConfig,
+  cassandra: CassandraPollerConfig,
 } as const satisfies Record<PollerService, z.ZodType>;
 
 /** The parsed config of a service's target. */
@@ -176,6 +194,12 @@ export const POLLER_DEFAULT_CONFIGS: { readonly [S in PollerService]: PollerConf
   nginx: NginxPollerConfig.parse({ host: 'localhost' }),
   apache: ApachePollerConfig.parse({ host: 'localhost' }),
   url: UrlPollerConfig.parse({ url: 'https://example.com/' }),
+  oracle: OraclePollerConfig.parse({ host: 'localhost', user: 'system', service_name: 'ORCLPDB1' }),
+  mongodb: MongodbPollerConfig.parse({ host: 'localhost' }),
+  elasticsearch: ElasticsearchPollerConfig.parse({ host: 'localhost' }),
+  mssql: MssqlPollerConfig.parse({ host: 'localhost', user: 'sa' }),
+  neo4j: Neo4jPollerConfig.parse({ host: 'localhost', user: 'neo4j' }),
+  cassandra: CassandraPollerConfig.parse({ host: 'localhost' }),
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,563 @@
+import { z } from 'zod';
+import { AlertStatus } from '../alert-status';
+import { AlertTypeId } from '../alert-types';
+import { ACKNOWLEDGE_HOURS, ALERT_LIFECYCLE_EVENTS, CompareOperator } from '../enums';
+import { metricByName } from '../metrics-catalog';
+import { Labels, MetricName } from '../wire';
+import { RowId } from './servers';
+
+/**
+ * Alerts and thresholds (spec section 7, "Alerts and thresholds"; sections 3 and 4 for the alert
+ * group, statuses and lifecycle; section 9 for the acknowledge choices), the live event stream
+ * (`GET /api/events`), the e-mail integration (spec "Integrations") and the bus messages between
+ * the collectors, which evaluate rules on every sample, and the api, which owns thresholds and
+ * alerts. Times are unix seconds unless a name says otherwise (`_ms`). Bodies are strict.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Thresholds
+
+/** How a threshold decides: fixed yellow/red levels, or a band learnt from the series' own history. */
+export const THRESHOLD_MODES = ['defined', 'dynamic'] as const;
+export const ThresholdMode = z.enum(THRESHOLD_MODES);
+export type ThresholdMode = z.infer<typeof ThresholdMode>;
+
+/** Which side of a dynamic band raises. */
+export const DYNAMIC_THRESHOLD_DIRECTIONS = ['above', 'below', 'both'] as const;
+export const DynamicThresholdDirection = z.enum(DYNAMIC_THRESHOLD_DIRECTIONS);
+export type DynamicThresholdDirection = z.infer<typeof DynamicThresholdDirection>;
+
+/** Longest "for" duration a threshold may ask for: one day. */
+export const MAX_THRESHOLD_FOR_S = 86_400;
+/** Dynamic sensitivity bounds (k sigmas from the median). */
+export const MIN_DYNAMIC_SENSITIVITY = 0.5;
+export const MAX_DYNAMIC_SENSITIVITY = 10;
+/** Sensitivity used when a dynamic threshold is turned on without one. */
+export const DEFAULT_DYNAMIC_SENSITIVITY = 3;
+
+/** A metric of the catalogue (schemas/metrics-catalog.ts). */
+export const CatalogMetric = MetricName.refine((m) => metricByName(m) !== undefined, {
+  message: 'not a metric of the catalogue',
+});
+
+/** A service code, as servers list them (`mysql`, `postgresql`, `nginx`...). */
+const ServiceCode = z.string().trim().min(1).max(64);
+
+/**
+ * A threshold as calls return it. `server_id` null: it applies to every server of the customer.
+ * `yellow`/`red` are the levels of a defined threshold (either may be null, not both, except for
+ * the boolean operators, which are red when they fire); `recovery` is the level the value must
+ * cross back over before an open alert resolves (null: as soon as no level holds). Dynamic
+ * thresholds carry `sensitivity` and `direction` instead of levels.
+ */
+export const Threshold = z
+  .object({
+    id: z.number().int().positive(),
+    server_id: z.number().int().positive().nullable(),
+    service: z.string().nullable(),
+    metric: z.string(),
+    labels: Labels.nullable(),
+    mode: ThresholdMode,
+    operator: CompareOperator,
+    yellow: z.number().nullable(),
+    red: z.number().nullable(),
+    recovery: z.number().nullable(),
+    for_s: z.number().int().nonnegative(),
+    type_id: z.number().int().positive(),
+    enabled: z.boolean(),
+    /** Dynamic mode only. */
+    sensitivity: z.number().nullable(),
+    direction: DynamicThresholdDirection.nullable(),
+    /** Unix seconds of the last change. */
+    updated_at: z.number().int(),
+  })
+  .strict();
+export type Threshold = z.infer<typeof Threshold>;
+
+/** `POST /server/get_thresholds_server` {server_id}. */
+export const GetThresholdsServerRequest = z.object({ server_id: RowId }).strict();
+export type GetThresholdsServerRequest = z.infer<typeof GetThresholdsServerRequest>;
+
+/**
+ * One threshold as it applies to a server. `shadowed` is true for an all-servers threshold the
+ * server overrides with its own enabled one on the same metric, service and labels: only the
+ * server's own is evaluated there.
+ */
+export const ServerThreshold = Threshold.extend({ shadowed: z.boolean() }).strict();
+export type ServerThreshold = z.infer<typeof ServerThreshold>;
+
+/** Data of `get_thresholds_server`: the server's own thresholds and the all-servers ones, by metric. */
+export const GetThresholdsServerData = z
+  .object({
+    server_id: z.number().int().positive(),
+    server_name: z.string(),
+    thresholds: z.array(ServerThreshold),
+  })
+  .strict();
+export type GetThresholdsServerData = z.infer<typeof GetThresholdsServerData>;
+
+const BOOLEAN_OPERATORS = new Set(['bool', 'not_bool']);
+
+/**
+ * `POST /services_monitored/alerts/defined_threshold`: creates a threshold, or with `id` replaces
+ * that one. `server_id` null (or absent) puts it on every server. `type_id` defaults to the first
+ * alert type of the catalogue that watches the metric, else 21 (monitoring).
+ */
+export const DefinedThresholdRequest = z
+  .object({
+    id: RowId.optional(),
+    server_id: RowId.nullable().optional(),
+    service: ServiceCode.nullable().optional(),
+    metric: CatalogMetric,
+    labels: Labels.nullable().optional(),
+    operator: CompareOperator,
+    yellow: z.number().finite().nullable().optional(),
+    red: z.number().finite().nullable().optional(),
+    recovery: z.number().finite().nullable().optional(),
+    for_s: z.number().int().min(0).max(MAX_THRESHOLD_FOR_S).optional(),
+    type_id: AlertTypeId.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if (BOOLEAN_OPERATORS.has(t.operator)) return;
+    const y = t.yellow ?? null;
+    const r = t.red ?? null;
+    if (y === null && r === null) {
+      ctx.addIssue({ code: 'custom', path: ['red'], message: 'give a yellow level, a red level or both' });
+      return;
+    }
+    const up = t.operator === 'gt' || t.operator === 'gte';
+    const down = t.operator === 'lt' || t.operator === 'lte';
+    if (y !== null && r !== null && ((up && r < y) || (down && r > y))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['red'],
+        message: up
+          ? 'the red level must not be below the yellow level'
+          : 'the red level must not be above the yellow level',
+      });
+    }
+    const rec = t.recovery ?? null;
+    const first = y ?? r!;
+    if (rec !== null && ((up && rec > first) || (down && rec < first))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recovery'],
+        message: up
+          ? 'the recovery level must not be above the lowest alerting level'
+          : 'the recovery level must not be below the highest alerting level',
+      });
+    }
+  });
+export type DefinedThresholdRequest = z.infer<typeof DefinedThresholdRequest>;
+
+/** Data of `defined_threshold`, `alter_threshold` (except remove) and `dynamic_threshold`. */
+export const ThresholdData = Threshold;
+export type ThresholdData = z.infer<typeof ThresholdData>;
+
+/** What `alter_threshold` does to a threshold. */
+export const THRESHOLD_ACTIONS = ['enable', 'disable', 'remove'] as const;
+export const ThresholdAction = z.enum(THRESHOLD_ACTIONS);
+export type ThresholdAction = z.infer<typeof ThresholdAction>;
+
+/**
+ * `POST /services_monitored/alerts/alter_threshold` {id, action}. Disabling or removing a threshold
+ * resolves its open alerts.
+ */
+export const AlterThresholdRequest = z.object({ id: RowId, action: ThresholdAction }).strict();
+export type AlterThresholdRequest = z.infer<typeof AlterThresholdRequest>;
+
+/** Data of `alter_threshold`: the threshold after the change, or `{id, removed: true}`. */
+export const AlterThresholdData = z.union([
+  Threshold,
+  z.object({ id: z.number().int().positive(), removed: z.literal(true) }).strict(),
+]);
+export type AlterThresholdData = z.infer<typeof AlterThresholdData>;
+
+/**
+ * `POST /services_monitored/alerts/dynamic_threshold`: turns dynamic mode on (or, with
+ * `enabled: false`, off) for a metric of a server. The band is learnt from the series' history and
+ * the threshold raises once it is armed; until then it stays quiet.
+ */
+export const DynamicThresholdRequest = z
+  .object({
+    server_id: RowId,
+    service: ServiceCode.nullable().optional(),
+    metric: CatalogMetric,
+    labels: Labels.nullable().optional(),
+    sensitivity: z.number().min(MIN_DYNAMIC_SENSITIVITY).max(MAX_DYNAMIC_SENSITIVITY).optional(),
+    direction: DynamicThresholdDirection.optional(),
+    for_s: z.number().int().min(0).max(MAX_THRESHOLD_FOR_S).optional(),
+    type_id: AlertTypeId.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+export type DynamicThresholdRequest = z.infer<typeof DynamicThresholdRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Alerts
+
+/** Lifecycle label of an alert, as lists show it. */
+export const AlertLifecycle = z.enum(ALERT_LIFECYCLE_EVENTS);
+export type AlertLifecycle = z.infer<typeof AlertLifecycle>;
+
+/** One open alert of an alert group (spec section 3). */
+export interface AlertItem {
+  /** Id of the open alert (one per rule and series). */
+  id: number;
+  /** Id of this occurrence in the history: what `set_acknowledge` takes. */
+  historic_id: number;
+  service: string | null;
+  /** Alert type id (1-49). */
+  type: number;
+  status: AlertStatus;
+  /** Unix seconds the alert opened. */
+  date_enter: number;
+  alert_text: string;
+  metric: string;
+  /** Canonical labels of the series (`mount=/`), empty when it has none. */
+  labels: string;
+  /** The value that last changed it. */
+  value: number;
+  /** Last lifecycle label: new, updated, recurring or acknowledged. */
+  event: AlertLifecycle;
+  /** Acknowledged now: hidden from the chip until `ack_until`. */
+  acknowledged: boolean;
+  ack_until: number | null;
+  ack_by: string | null;
+  ack_comment: string | null;
+  /** Other series of the same type and service on the server (e.g. several mounts), least severe last. */
+  alerts: AlertItem[];
+}
+export const AlertItem: z.ZodType<AlertItem> = z.lazy(() =>
+  z
+    .object({
+      id: z.number().int().positive(),
+      historic_id: z.number().int().positive(),
+      service: z.string().nullable(),
+      type: z.number().int().positive(),
+      status: AlertStatus,
+      date_enter: z.number().int(),
+      alert_text: z.string(),
+      metric: z.string(),
+      labels: z.string(),
+      value: z.number(),
+      event: AlertLifecycle,
+      acknowledged: z.boolean(),
+      ack_until: z.number().int().nullable(),
+      ack_by: z.string().nullable(),
+      ack_comment: z.string().nullable(),
+      alerts: z.array(AlertItem),
+    })
+    .strict(),
+);
+
+/**
+ * Alerts of one server (spec "Alert group"). `status` rolls up the alerts that are not acknowledged
+ * (precedence R, Y, B, P, G); a server whose alerts are all acknowledged is G.
+ */
+export const AlertGroup = z
+  .object({
+    server_name: z.string(),
+    server_id: z.number().int().positive(),
+    status: AlertStatus,
+    alerts: z.array(AlertItem),
+  })
+  .strict();
+export type AlertGroup = z.infer<typeof AlertGroup>;
+
+/** `GET /services_monitored/alerts/list` → data: one group per server with open alerts, most severe first. */
+export const AlertListData = z.array(AlertGroup);
+export type AlertListData = z.infer<typeof AlertListData>;
+
+/**
+ * `GET /services_monitored/alerts/count` → data, for the status chip: open alerts, those not
+ * acknowledged (what the chip shows: "99+" above 99, "Status Ok" at 0) and their roll-up status.
+ */
+export const AlertCountData = z
+  .object({
+    open: z.number().int().nonnegative(),
+    unacknowledged: z.number().int().nonnegative(),
+    acknowledged: z.number().int().nonnegative(),
+    status: AlertStatus,
+  })
+  .strict();
+export type AlertCountData = z.infer<typeof AlertCountData>;
+
+/** Longest acknowledgement comment. */
+export const MAX_ACK_COMMENT_LENGTH = 500;
+
+/**
+ * `POST /services_monitored/alerts/set_acknowledge`: hides an open alert from the chip for 1, 2, 6,
+ * 12 or 24 hours. `hours` is also accepted as a numeric string.
+ */
+export const SetAcknowledgeRequest = z
+  .object({
+    historic_id: RowId,
+    hours: z.coerce.number().pipe(z.literal(ACKNOWLEDGE_HOURS)),
+    comment: z.string().trim().max(MAX_ACK_COMMENT_LENGTH).optional(),
+  })
+  .strict();
+export type SetAcknowledgeRequest = z.infer<typeof SetAcknowledgeRequest>;
+
+/** Data of `set_acknowledge`: the alert after it. */
+export const SetAcknowledgeData = AlertItem;
+
+/** Most history rows one call returns. */
+export const MAX_HISTORY_ROWS = 1000;
+
+/** A time range in unix seconds; `start` after `end` is swapped (spec section 5). */
+const UnixRange = {
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+};
+
+/** `POST /services_monitored/alerts/get_historic`: occurrences that overlap [start, end], newest first. */
+export const AlertHistoricRequest = z
+  .object({
+    ...UnixRange,
+    server_id: RowId.optional(),
+    type_id: AlertTypeId.optional(),
+    service: ServiceCode.optional(),
+    limit: z.number().int().min(1).max(MAX_HISTORY_ROWS).optional(),
+  })
+  .strict();
+export type AlertHistoricRequest = z.infer<typeof AlertHistoricRequest>;
+
+/** One occurrence of an alert: from when it opened to when it resolved (null: still open). */
+export const AlertHistoryRow = z
+  .object({
+    historic_id: z.number().int().positive(),
+    alert_id: z.number().int().positive().nullable(),
+    server_id: z.number().int().positive(),
+    server_name: z.string(),
+    service: z.string().nullable(),
+    type: z.number().int().positive(),
+    /** Most severe level it reached. */
+    status: AlertStatus,
+    /** Level at the end (or now). */
+    last_status: AlertStatus,
+    event: AlertLifecycle,
+    date_enter: z.number().int(),
+    date_exit: z.number().int().nullable(),
+    alert_text: z.string(),
+    metric: z.string(),
+    labels: z.string(),
+    value: z.number(),
+    acknowledged_until: z.number().int().nullable(),
+    ack_by: z.string().nullable(),
+    ack_comment: z.string().nullable(),
+    /** Whether its opening was notified (false in maintenance, while acknowledged...). */
+    notified: z.boolean(),
+  })
+  .strict();
+export type AlertHistoryRow = z.infer<typeof AlertHistoryRow>;
+
+export const AlertHistoricData = z.array(AlertHistoryRow);
+export type AlertHistoricData = z.infer<typeof AlertHistoricData>;
+
+/** Default bucket of `/server/get_alert_historic`, in minutes (the spec's "time grouping 5"). */
+export const DEFAULT_ALERT_HISTORIC_GROUP_MINUTES = 5;
+
+/**
+ * `POST /server/get_alert_historic`: a server's alerts over [start, end] grouped by time bucket,
+ * service and alert type (spec: fixed columns empty, time grouping 5).
+ */
+export const ServerAlertHistoricRequest = z
+  .object({
+    server_id: RowId,
+    ...UnixRange,
+    time_grouping: z.number().int().min(1).max(1440).optional(),
+    fixed_columns: z.array(z.string().max(64)).max(16).optional(),
+  })
+  .strict();
+export type ServerAlertHistoricRequest = z.infer<typeof ServerAlertHistoricRequest>;
+
+/** One bucket: occurrences of an alert type on a service that were open during it. */
+export const ServerAlertHistoricRow = z
+  .object({
+    /** Unix seconds of the bucket start. */
+    timestamp: z.number().int(),
+    service: z.string().nullable(),
+    /** Alert type id. */
+    alert_id: z.number().int().positive(),
+    status: AlertStatus,
+    count: z.number().int().positive(),
+  })
+  .strict();
+export type ServerAlertHistoricRow = z.infer<typeof ServerAlertHistoricRow>;
+
+export const ServerAlertHistoricData = z
+  .object({
+    server_id: z.number().int().positive(),
+    time_grouping: z.number().int().positive(),
+    rows: z.array(ServerAlertHistoricRow),
+  })
+  .strict();
+export type ServerAlertHistoricData = z.infer<typeof ServerAlertHistoricData>;
+
+// ---------------------------------------------------------------------------------------------
+// Live events: GET /api/events (Server-Sent Events)
+
+/**
+ * SSE event names of `GET /api/events`: `alert` carries an {@link AlertEvent} (schemas/wire) of the
+ * session's customer as JSON; `ping` is a heartbeat with `{ts}` (unix ms) every
+ * {@link SSE_HEARTBEAT_MS}, so proxies keep the stream open and clients notice a dead one.
+ */
+export const SSE_EVENT_NAMES = ['alert', 'ping'] as const;
+export type SseEventName = (typeof SSE_EVENT_NAMES)[number];
+export const SSE_HEARTBEAT_MS = 15_000;
+
+// ---------------------------------------------------------------------------------------------
+// E-mail integration: POST /integrations/integration/email/{register,get_user_info,enable,disable,remove}
+
+export const INTEGRATION_STATUSES = ['enabled', 'disabled'] as const;
+export const IntegrationStatus = z.enum(INTEGRATION_STATUSES);
+export type IntegrationStatus = z.infer<typeof IntegrationStatus>;
+
+/** `register` {address}: sets (or replaces) the signed-in user's alert e-mail address and enables it. */
+export const EmailRegisterRequest = z.object({ address: z.email().max(254) }).strict();
+export type EmailRegisterRequest = z.infer<typeof EmailRegisterRequest>;
+
+/** Body of `get_user_info`, `enable`, `disable` and `remove`: nothing. */
+export const IntegrationEmptyRequest = z.object({}).strict();
+
+/** The user's e-mail integration. `last_error` is the last delivery failure, cleared by a success. */
+export const EmailIntegration = z
+  .object({
+    channel: z.literal('email'),
+    status: IntegrationStatus,
+    address: z.string(),
+    created_at: z.number().int(),
+    last_sent_at: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+  })
+  .strict();
+export type EmailIntegration = z.infer<typeof EmailIntegration>;
+
+/** Data of `get_user_info`: the integration, or null when the user has none. Others answer the integration, `remove` `{removed: true}`. */
+export const EmailIntegrationData = EmailIntegration.nullable();
+export type EmailIntegrationData = z.infer<typeof EmailIntegrationData>;
+
+// ---------------------------------------------------------------------------------------------
+// Bus: collector <-> api (commands `alert_rules` and `alert_transitions` to worker `api`)
+
+/**
+ * A rule as the collectors evaluate it. `host` null: every host of the tenant except
+ * `except_hosts` (those with their own rule on the same metric, service and labels). Levels follow
+ * collector/alerts/rules.ts (`warning` yellow, `critical` red); dynamic rules carry `sensitivity`,
+ * `direction` and `min_deviation` instead.
+ */
+export const WireAlertRule = z
+  .object({
+    id: z.number().int().positive(),
+    tenant: z.string(),
+    host: z.string().nullable(),
+    except_hosts: z.array(z.string()),
+    service: z.string().nullable(),
+    metric: z.string(),
+    labels: Labels.nullable(),
+    mode: ThresholdMode,
+    operator: CompareOperator,
+    warning: z.number().nullable(),
+    critical: z.number().nullable(),
+    recovery: z.number().nullable(),
+    for_ms: z.number().int().nonnegative(),
+    sensitivity: z.number().nullable(),
+    direction: DynamicThresholdDirection.nullable(),
+    min_deviation: z.number().nonnegative(),
+  })
+  .strict();
+export type WireAlertRule = z.infer<typeof WireAlertRule>;
+
+/** Levels a series can be at for a rule. */
+export const RuleLevelLetter = z.enum(['G', 'Y', 'R']);
+export type RuleLevelLetter = z.infer<typeof RuleLevelLetter>;
+
+/**
+ * The state of one (rule, series) a collector keeps: its level and a level pending for the rule's
+ * "for" duration since `pending_since` (unix ms). The api keeps them so a restarted collector picks
+ * up where it stopped, without raising again what is already open.
+ */
+export const WireRuleState = z
+  .object({
+    rule_id: z.number().int().positive(),
+    tenant: z.string(),
+    host: z.string(),
+    service: z.string(),
+    labels: z.string(),
+    level: RuleLevelLetter,
+    pending: RuleLevelLetter,
+    pending_since: z.number().int().nonnegative(),
+  })
+  .strict();
+export type WireRuleState = z.infer<typeof WireRuleState>;
+
+/** Params of `alert_rules`: a collector asks for the rules (and, at start, the states to restore). */
+export const AlertRulesParams = z
+  .object({
+    collector_id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
+    /** The version the collector holds; the answer omits `rules` when it is still current. */
+    version: z.string().max(64).optional(),
+    /** Ask for the saved states too (at start). */
+    with_states: z.boolean().optional(),
+  })
+  .strict();
+export type AlertRulesParams = z.infer<typeof AlertRulesParams>;
+
+/** Data of the reply to `alert_rules`. */
+export const AlertRulesData = z
+  .object({
+    version: z.string(),
+    /** Absent when the collector's version is current. */
+    rules: z.array(WireAlertRule).optional(),
+    states: z.array(WireRuleState).optional(),
+    /** How often to ask again when no change is announced. */
+    refresh_ms: z.number().int().positive(),
+  })
+  .strict();
+export type AlertRulesData = z.infer<typeof AlertRulesData>;
+
+/** A (rule, series) changed level: what the api turns into an alert change. */
+export const WireRuleTransition = z
+  .object({
+    rule_id: z.number().int().positive(),
+    tenant: z.string(),
+    host: z.string(),
+    service: z.string(),
+    metric: z.string(),
+    labels: z.string(),
+    from: RuleLevelLetter,
+    to: RuleLevelLetter,
+    value: z.number(),
+    /** Unix ms of the sample. */
+    ts: z.number().int().positive(),
+  })
+  .strict();
+export type WireRuleTransition = z.infer<typeof WireRuleTransition>;
+
+/** Most transitions or states in one `alert_transitions` message. */
+export const MAX_TRANSITIONS_PER_MESSAGE = 5_000;
+
+/**
+ * Params of `alert_transitions`: transitions in the order they happened, and the pending states
+ * (checkpoint) of the series whose "for" duration is running, for a restart.
+ */
+export const AlertTransitionsParams = z
+  .object({
+    collector_id: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
+    transitions: z.array(WireRuleTransition).max(MAX_TRANSITIONS_PER_MESSAGE),
+    states: z.array(WireRuleState).max(MAX_TRANSITIONS_PER_MESSAGE).optional(),
+  })
+  .strict();
+export type AlertTransitionsParams = z.infer<typeof AlertTransitionsParams>;
+
+/** Data of the reply to `alert_transitions`. */
+export const AlertTransitionsData = z
+  .object({ applied: z.number().int().nonnegative(), version: z.string() })
+  .strict();
+export type AlertTransitionsData = z.infer<typeof AlertTransitionsData>;
+
+/** Bus subject suffix the api publishes on when a tenant's rules changed: `<prefix>.alerts.rules`. */
+export const alertRulesChangedSubject = (prefix: string) => `${prefix}.alerts.rules`;
