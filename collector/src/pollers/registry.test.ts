@@ -66,8 +66,12 @@ describe('poller registry', () => {
     expect(createPoller('nginx', { host: 'web', password: 'x' }, { logger })).toMatchObject({
       code: 'bad_config',
     });
-    expect(createPoller('oracle', { host: 'db' }, { logger })).toMatchObject({ code: 'bad_config' });
-    expect(isPollerService('oracle')).toBe(false);
+    // Db2's driver (ibm_db) downloads IBM's client from outside the npm registry at install.
+    expect(createPoller('db2', { host: 'db' }, { logger })).toMatchObject({ code: 'bad_config' });
+    expect(isPollerService('db2')).toBe(false);
     expect(isPollerService('apache')).toBe(true);
+    // Oracle needs its service name or SID: a config without them names the fields.
+    const oracle = createPoller('oracle', { host: 'db', user: 'u' }, { logger });
+    expect(oracle).toMatchObject({ code: 'bad_config' });
   });
 });

@@ -8,10 +8,16 @@ import {
   zodIssuePath,
 } from '@flightdeck/schemas';
 import { createApachePoller } from './apache';
+import { createCassandraPoller } from './cassandra';
 import type { Poller, PollerFactory, PollerOptions } from './contract';
+import { createElasticsearchPoller } from './elasticsearch';
 import { failure } from './failure';
+import { createMongodbPoller } from './mongodb';
+import { createMssqlPoller } from './mssql';
 import { createMysqlPoller } from './mysql';
+import { createNeo4jPoller } from './neo4j';
 import { createNginxPoller } from './nginx';
+import { createOraclePoller } from './oracle';
 import { createPostgresPoller } from './postgres';
 import { createUrlPoller } from './url';
 
@@ -22,6 +28,12 @@ export const POLLER_FACTORIES: { readonly [S in PollerService]: PollerFactory<S>
   nginx: createNginxPoller,
   apache: createApachePoller,
   url: createUrlPoller,
+  oracle: createOraclePoller,
+  mssql: createMssqlPoller,
+  mongodb: createMongodbPoller,
+  elasticsearch: createElasticsearchPoller,
+  neo4j: createNeo4jPoller,
+  cassandra: createCassandraPoller,
 };
 
 /** Whether `service` names an agentless service. */

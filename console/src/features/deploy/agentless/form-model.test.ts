@@ -121,3 +121,65 @@ describe('agentless form model', () => {
     expect(onDefaultPort({ url: 'not a url' })).toBe(false);
   });
 });
+
+describe('agentless form model: Oracle', () => {
+  const defaults = POLLER_DEFAULT_CONFIGS.oracle as Record<string, unknown>;
+
+  it('shows the service name and the optional SID after the credentials', () => {
+    const names = fieldsOf('oracle', defaults).map((f) => f.name);
+    expect(names.slice(0, 6)).toEqual(['host', 'port', 'user', 'password', 'service_name', 'sid']);
+  });
+
+  it('connects by SID once the service name is cleared', () => {
+    const fields = fieldsOf('oracle', defaults);
+    const values = initialValues(fields, defaults);
+    expect(values.service_name).toBe('ORCLPDB1');
+    const bySid = configFromValues(fields, { ...values, user: 'monitor', service_name: '', sid: 'ORCL' });
+    expect(POLLER_CONFIG_SCHEMAS.oracle.parse(bySid)).toMatchObject({ sid: 'ORCL', port: 1521 });
+    const both = configFromValues(fields, { ...values, sid: 'ORCL' });
+    expect(POLLER_CONFIG_SCHEMAS.oracle.safeParse(both).success).toBe(false);
+  });
+});
+
+describe('agentless form model: Neo4j and Cassandra', () => {
+  it('turns their default values into configs the schemas accept', () => {
+    for (const service of ['neo4j', 'cassandra'] as const) {
+      const defaults = POLLER_DEFAULT_CONFIGS[service] as Record<string, unknown>;
+      const fields = fieldsOf(service, defaults);
+      const config = configFromValues(fields, initialValues(fields, defaults));
+      expect(POLLER_CONFIG_SCHEMAS[service].safeParse(config).success, service).toBe(true);
+    }
+  });
+
+  it('shows the Cassandra user, data center and keyspace among the main fields, and leaves the empty ones out', () => {
+    const defaults = POLLER_DEFAULT_CONFIGS.cassandra as Record<string, unknown>;
+    const fields = fieldsOf('cassandra', defaults);
+    expect(fields.filter((f) => !f.advanced).map((f) => f.name)).toEqual([
+      'host',
+      'port',
+      'user',
+      'password',
+      'local_datacenter',
+      'keyspace',
+      'tls.enabled',
+      'interval_s',
+    ]);
+    const values = initialValues(fields, defaults);
+    const anonymous = configFromValues(fields, values);
+    expect('user' in anonymous || 'keyspace' in anonymous).toBe(false);
+    const withUser = configFromValues(fields, {
+      ...values,
+      user: 'monitor',
+      password: 's3cret',
+      keyspace: 'shop',
+    });
+    expect(POLLER_CONFIG_SCHEMAS.cassandra.parse(withUser)).toMatchObject({
+      user: 'monitor',
+      keyspace: 'shop',
+      local_datacenter: 'datacenter1',
+      port: 9042,
+    });
+    const passwordAlone = configFromValues(fields, { ...values, password: 's3cret' });
+    expect(POLLER_CONFIG_SCHEMAS.cassandra.safeParse(passwordAlone).success).toBe(false);
+  });
+});

@@ -8,6 +8,12 @@ export const SERVICE_ICONS: Record<PollerService, IconName> = {
   nginx: 'server',
   apache: 'server',
   url: 'network',
+  oracle: 'database',
+  mongodb: 'database',
+  elasticsearch: 'database',
+  mssql: 'database',
+  neo4j: 'database',
+  cassandra: 'database',
 };
 
 /** The route parameter as a service this console can deploy, or null. */
