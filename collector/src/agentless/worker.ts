@@ -8,6 +8,7 @@ import {
 } from '@flightdeck/schemas';
 import type { Logger } from 'pino';
 import type { Bus, Subscription } from '../bus/contract';
+import { answerDbInspect } from '../dbtools';
 import { createPollScheduler, DEFAULT_REFRESH_MS, type PollSchedulerOptions } from '../pollers/scheduler';
 import { answerConnectionTest } from './connection-test';
 
@@ -42,12 +43,12 @@ export interface AgentlessWorker {
 }
 
 /**
- * The agentless side of a collector: it answers `connection_test` commands sent to its group and
- * polls its share of the registered targets. The share comes from the api, over the bus
- * (`agentless_assignments` to worker `api`, asked every `refreshMs`): the api owns the metadata DB
- * and the secrets key, knows which collectors asked recently and spreads the targets over them. A
- * collector therefore needs no database, and the embedded product runs this same path on its
- * in-process bus.
+ * The agentless side of a collector: it answers `connection_test` and `db_inspect` (the database
+ * screen's live reads) commands sent to its group and polls its share of the registered targets.
+ * The share comes from the api, over the bus (`agentless_assignments` to worker `api`, asked every
+ * `refreshMs`): the api owns the metadata DB and the secrets key, knows which collectors asked
+ * recently and spreads the targets over them. A collector therefore needs no database, and the
+ * embedded product runs this same path on its in-process bus.
  */
 export async function startAgentlessWorker(options: AgentlessWorkerOptions): Promise<AgentlessWorker> {
   const { bus, logger } = options;
@@ -93,6 +94,7 @@ export async function startAgentlessWorker(options: AgentlessWorkerOptions): Pro
 
   const commands: Subscription = await bus.serveCommands(worker, async (request) => {
     if (request.command === 'connection_test') return answerConnectionTest(request, logger);
+    if (request.command === 'db_inspect') return answerDbInspect(request, logger);
     return {
       v: 1,
       id: request.id,

@@ -11,12 +11,20 @@ import type { Logger } from 'pino';
 import { failure } from '../pollers/failure';
 import { isPollerService } from '../pollers/registry';
 import type { InspectionResult, Inspector, InspectorFactory } from './contract';
+import { createMongodbInspector } from './mongodb';
+import { createMssqlInspector } from './mssql';
+import { createMysqlInspector } from './mysql';
+import { createPostgresInspector } from './postgres';
 
 /**
  * The inspector of each database service that has one (one line an engine). A service absent here
  * has no live database screen calls.
  */
 export const INSPECTOR_FACTORIES: { readonly [S in PollerService]?: InspectorFactory<S> } = {
+  postgresql: createPostgresInspector,
+  mysql: createMysqlInspector,
+  mssql: createMssqlInspector,
+  mongodb: createMongodbInspector,
   // one engine a line
 };
 

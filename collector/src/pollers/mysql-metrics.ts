@@ -241,12 +241,21 @@ export function mysqlReplication(cur: MysqlReading): ReplicationStatus {
   };
 }
 
-/** The lists of a reading, the poller's own thread and the server's threads left out. */
-export function mysqlExtras(cur: MysqlReading, longQueryS: number): PollerExtras {
-  const byId = new Map(cur.processes.map((p) => [p.id, p]));
-  const clients = cur.processes.filter((p) => p.id !== cur.variables.self_id && isClient(p));
+/**
+ * The sessions of a process list, the reader's own thread (`selfId`) and the server's threads left
+ * out: every client session and the long-running statements, each longest-running first, and the
+ * threads waiting for an InnoDB lock, each with the threads holding it.
+ */
+export function mysqlSessionLists(
+  processes: readonly MysqlProcessRow[],
+  lockWaits: readonly MysqlLockWaitRow[],
+  selfId: number,
+  longQueryS: number,
+): { sessions: DbSession[]; long_queries: DbSession[]; blocked: BlockedSession[] } {
+  const byId = new Map(processes.map((p) => [p.id, p]));
+  const clients = processes.filter((p) => p.id !== selfId && isClient(p));
   const blocked: BlockedSession[] = [];
-  for (const [waitingId, waits] of waitsByThread(cur.lockWaits ?? [])) {
+  for (const [waitingId, waits] of waitsByThread(lockWaits)) {
     const waiting = byId.get(waitingId);
     const base = waiting ? session(waiting) : { ...session(unknownProcess(waitingId)) };
     blocked.push({
@@ -257,18 +266,28 @@ export function mysqlExtras(cur: MysqlReading, longQueryS: number): PollerExtras
       ),
     });
   }
+  return {
+    sessions: clients.map(session).sort(byDuration),
+    long_queries: clients
+      .filter((p) => isLong(p, longQueryS))
+      .map(session)
+      .sort(byDuration),
+    blocked,
+  };
+}
+
+/** The lists of a reading, the poller's own thread and the server's threads left out. */
+export function mysqlExtras(cur: MysqlReading, longQueryS: number): PollerExtras {
+  const lists = mysqlSessionLists(cur.processes, cur.lockWaits ?? [], cur.variables.self_id, longQueryS);
   const extras: PollerExtras = {
     server: {
       version: cur.variables.version,
       uptime_s: cur.status.get('uptime') ?? null,
       max_connections: cur.variables.max_connections,
     },
-    sessions: clients.map(session).sort(byDuration).slice(0, MAX_LISTED_SESSIONS),
-    long_queries: clients
-      .filter((p) => isLong(p, longQueryS))
-      .map(session)
-      .sort(byDuration),
-    blocked_sessions: blocked,
+    sessions: lists.sessions.slice(0, MAX_LISTED_SESSIONS),
+    long_queries: lists.long_queries,
+    blocked_sessions: lists.blocked,
     replication: mysqlReplication(cur),
   };
   if (cur.sizes) {

@@ -87,6 +87,42 @@ export function classifyMysqlError(err: unknown, config: MysqlPollerConfig): Pol
   );
 }
 
+/** How a connection to the target is opened: the config's credentials, database, TLS and connect time-out. */
+export function mysqlConnectionOptions(config: MysqlPollerConfig): mysql.ConnectionOptions {
+  return {
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    password: config.password,
+    ...(config.database ? { database: config.database } : {}),
+    connectTimeout: config.connect_timeout_ms,
+    enableKeepAlive: true,
+    supportBigNumbers: true,
+    decimalNumbers: true,
+    dateStrings: true,
+    ...(config.tls.enabled
+      ? {
+          ssl: {
+            rejectUnauthorized: config.tls.reject_unauthorized,
+            ...(config.tls.ca ? { ca: config.tls.ca } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The statements that set a session's server-side statement time-out: MariaDB's
+ * max_statement_time (seconds) first, and MySQL's max_execution_time (ms, SELECT only) where
+ * the first is unknown.
+ */
+export function mysqlStatementTimeouts(queryTimeoutMs: number): [mariadb: string, mysql: string] {
+  return [
+    `SET SESSION max_statement_time = ${queryTimeoutMs / 1000}`,
+    `SET SESSION max_execution_time = ${queryTimeoutMs}`,
+  ];
+}
+
 /**
  * Polls a MySQL or MariaDB server through a pool of at most 2 connections. Each connection has the
  * config's connect time-out and a server-side statement time-out (MariaDB max_statement_time,
@@ -108,30 +144,13 @@ export const createMysqlPoller: PollerFactory<'mysql'> = (
   function getPool(): mysql.Pool {
     if (pool) return pool;
     pool = mysql.createPool({
-      host: config.host,
-      port: config.port,
-      user: config.user,
-      password: config.password,
-      ...(config.database ? { database: config.database } : {}),
+      ...mysqlConnectionOptions(config),
       connectionLimit: 2,
       // Below connectionLimit, or mysql2 never closes an idle connection whatever idleTimeout says.
       maxIdle: 1,
       idleTimeout: MYSQL_IDLE_CONNECTION_MS,
-      connectTimeout: config.connect_timeout_ms,
-      enableKeepAlive: true,
-      supportBigNumbers: true,
-      decimalNumbers: true,
-      dateStrings: true,
-      ...(config.tls.enabled
-        ? {
-            ssl: {
-              rejectUnauthorized: config.tls.reject_unauthorized,
-              ...(config.tls.ca ? { ca: config.tls.ca } : {}),
-            },
-          }
-        : {}),
     });
-    const seconds = config.query_timeout_ms / 1000;
+    const [mariadbTimeout, mysqlTimeout] = mysqlStatementTimeouts(config.query_timeout_ms);
     // The core (callback) connection: set the server-side statement time-out before any query runs.
     pool.on('connection', (conn) => {
       const core = conn as unknown as {
@@ -142,9 +161,9 @@ export const createMysqlPoller: PollerFactory<'mysql'> = (
       core.on('error', (err) =>
         logger.warn({ service: 'mysql', target, err: err.message }, 'connection lost'),
       );
-      core.query(`SET SESSION max_statement_time = ${seconds}`, (err) => {
+      core.query(mariadbTimeout, (err) => {
         if (!err) return;
-        core.query(`SET SESSION max_execution_time = ${config.query_timeout_ms}`, (err2) => {
+        core.query(mysqlTimeout, (err2) => {
           if (err2) warnings.warn('statement time-out', err2);
         });
       });

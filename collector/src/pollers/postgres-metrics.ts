@@ -289,13 +289,16 @@ function unknownSession(pid: number): DbSession {
 const byDuration = (a: DbSession, b: DbSession) => (b.duration_s ?? -1) - (a.duration_s ?? -1);
 
 /**
- * The lists of a reading: client sessions (the poller's own left out), long-running statements
- * and blocked sessions each with the sessions blocking it, replication, server facts and, when
- * this poll read them, sizes.
+ * The sessions of pg_stat_activity rows, the reader's own left out: every client session and the
+ * long-running statements, each longest-running first, and the sessions waiting for a lock, each
+ * with the sessions blocking it.
  */
-export function pgExtras(cur: PgReading, longQueryS: number): PollerExtras {
-  const others = cur.activity.filter((r) => !r.self);
-  const byPid = new Map(cur.activity.map((r) => [r.pid, r]));
+export function pgSessionLists(
+  activity: readonly PgActivityRow[],
+  longQueryS: number,
+): { sessions: DbSession[]; long_queries: DbSession[]; blocked: BlockedSession[] } {
+  const others = activity.filter((r) => !r.self);
+  const byPid = new Map(activity.map((r) => [r.pid, r]));
   const blocked: BlockedSession[] = others
     .filter((r) => (r.blocked_by?.length ?? 0) > 0)
     .map((r) => ({
@@ -306,18 +309,32 @@ export function pgExtras(cur: PgReading, longQueryS: number): PollerExtras {
         return holder ? session(holder) : unknownSession(pid);
       }),
     }));
+  return {
+    sessions: others.map(session).sort(byDuration),
+    long_queries: others
+      .filter((r) => isLong(r, longQueryS))
+      .map(session)
+      .sort(byDuration),
+    blocked,
+  };
+}
+
+/**
+ * The lists of a reading: client sessions (the poller's own left out), long-running statements
+ * and blocked sessions each with the sessions blocking it, replication, server facts and, when
+ * this poll read them, sizes.
+ */
+export function pgExtras(cur: PgReading, longQueryS: number): PollerExtras {
+  const lists = pgSessionLists(cur.activity, longQueryS);
   const extras: PollerExtras = {
     server: {
       version: cur.server.version,
       uptime_s: round(cur.server.uptime_s, 0),
       max_connections: cur.server.max_connections,
     },
-    sessions: others.map(session).sort(byDuration).slice(0, MAX_LISTED_SESSIONS),
-    long_queries: others
-      .filter((r) => isLong(r, longQueryS))
-      .map(session)
-      .sort(byDuration),
-    blocked_sessions: blocked,
+    sessions: lists.sessions.slice(0, MAX_LISTED_SESSIONS),
+    long_queries: lists.long_queries,
+    blocked_sessions: lists.blocked,
     replication: pgReplication(cur),
   };
   if (cur.sizes) {

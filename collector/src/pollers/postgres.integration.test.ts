@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { PollerExtras, PostgresPollerConfig } from '@flightdeck/schemas';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
@@ -139,6 +140,48 @@ describe('PostgreSQL poller: connection test', () => {
 });
 
 describe('PostgreSQL poller: polls', () => {
+  it('survives the connection being cut while a poll runs: the poll fails, the process stays up', async () => {
+    // A relay to the shared server that cuts both sockets when the first query after start-up
+    // passes (a simple-query "Q" or extended-protocol "P" message): a network drop mid-poll.
+    const sockets = new Set<Socket>();
+    let cut = 0;
+    const relay = createServer((client) => {
+      const upstream = tcpConnect(SHARED.port, SHARED.host);
+      sockets.add(client).add(upstream);
+      let started = false;
+      client.on('data', (chunk) => {
+        const type = String.fromCharCode(chunk[0] ?? 0);
+        if (started && (type === 'Q' || type === 'P')) {
+          cut++;
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk) => {
+        // ReadyForQuery ("Z") ends the start-up exchange.
+        if (chunk.includes(0x5a)) started = true;
+        client.write(chunk);
+      });
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const port = (relay.address() as { port: number }).port;
+    try {
+      const { logger: recording, warnings } = recordingLogger();
+      const p = poller({ host: '127.0.0.1', port }, recording);
+      const result = await p.poll(Date.now());
+      expect(cut).toBeGreaterThanOrEqual(1);
+      expect(result).toMatchObject({ ok: false, code: 'connection_failed' });
+      expect(warnings().some((w) => w.msg === 'connection lost during a poll')).toBe(true);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
+  });
+
   it('holds no connection between polls: it closes once idle and reconnects for the next', async () => {
     const p = poller();
     ok(await p.poll(Date.now()));

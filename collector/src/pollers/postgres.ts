@@ -108,6 +108,37 @@ export function classifyPgError(err: unknown, config: PostgresPollerConfig): Pol
 }
 
 /**
+ * How a connection to the target is opened: the config's credentials, TLS and connect time-out;
+ * every statement the server's statement_timeout and the driver's query_timeout, and locks a
+ * lock_timeout. `over` changes the database (a table of another database) or the application name.
+ */
+export function pgClientConfig(
+  config: PostgresPollerConfig,
+  over: { database?: string; application_name?: string; options?: string } = {},
+): pg.ClientConfig {
+  return {
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    password: config.password,
+    database: over.database ?? config.database,
+    connectionTimeoutMillis: config.connect_timeout_ms,
+    statement_timeout: config.query_timeout_ms,
+    query_timeout: config.query_timeout_ms + 1000,
+    lock_timeout: Math.min(config.query_timeout_ms, 2000),
+    application_name: over.application_name ?? PG_APPLICATION_NAME,
+    ...(over.options ? { options: over.options } : {}),
+    keepAlive: true,
+    ssl: config.tls.enabled
+      ? {
+          rejectUnauthorized: config.tls.reject_unauthorized,
+          ...(config.tls.ca ? { ca: config.tls.ca } : {}),
+        }
+      : false,
+  };
+}
+
+/**
  * Polls a PostgreSQL server through a pool of at most 2 connections. Every connection has the
  * config's connect time-out; every statement the server's statement_timeout and the driver's
  * query_timeout, and locks a lock_timeout, so a poll never waits on a busy table for long.
@@ -125,26 +156,10 @@ export const createPostgresPoller: PollerFactory<'postgresql'> = (
   function getPool(): pg.Pool {
     if (pool) return pool;
     pool = new pg.Pool({
-      host: config.host,
-      port: config.port,
-      user: config.user,
-      password: config.password,
-      database: config.database,
+      ...pgClientConfig(config),
       max: 2,
-      connectionTimeoutMillis: config.connect_timeout_ms,
       idleTimeoutMillis: PG_IDLE_CONNECTION_MS,
       allowExitOnIdle: true,
-      statement_timeout: config.query_timeout_ms,
-      query_timeout: config.query_timeout_ms + 1000,
-      lock_timeout: Math.min(config.query_timeout_ms, 2000),
-      application_name: PG_APPLICATION_NAME,
-      keepAlive: true,
-      ssl: config.tls.enabled
-        ? {
-            rejectUnauthorized: config.tls.reject_unauthorized,
-            ...(config.tls.ca ? { ca: config.tls.ca } : {}),
-          }
-        : false,
     });
     // An idle connection the server closes (restart, idle time-out) must not crash the process.
     pool.on('error', (err) =>
@@ -223,6 +238,13 @@ export const createPostgresPoller: PollerFactory<'postgresql'> = (
       return classifyPgError(err, config);
     }
     let broken: Error | undefined;
+    // The pool listens for errors on idle clients only: a socket cut while this one is checked out
+    // would be an unhandled 'error' event and end the process. The query in flight fails with it.
+    const onError = (err: Error) => {
+      broken = err;
+      logger.warn({ service: 'postgresql', target, err: err.message }, 'connection lost during a poll');
+    };
+    client.on('error', onError);
     try {
       return await work(client);
     } catch (err) {
@@ -230,6 +252,7 @@ export const createPostgresPoller: PollerFactory<'postgresql'> = (
       if (isProgrammerError(err)) throw err;
       return classifyPgError(err, config);
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -1,0 +1,3 @@
+import { dbtoolsRoutesSuite } from './routes.suite';
+
+dbtoolsRoutesSuite('sqlite');
