@@ -8,8 +8,10 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './env';
 import { ApiError, errorHandler } from './errors';
 import { agentRoutes } from './routes/agent/routes';
+import { alertRoutes } from './routes/alerts/routes';
 import { authRoutes } from './routes/auth/routes';
 import { customerRoutes } from './routes/customer/routes';
+import { dbtoolsRoutes } from './routes/dbtools/routes';
 import { downloadsRoutes } from './routes/downloads/routes';
 import { filesRoutes } from './routes/files/routes';
 import { healthRoutes } from './routes/health/routes';
@@ -46,7 +48,9 @@ export function createApiRoutes(deps: AppDeps) {
     .route('/', agentRoutes(deps))
     .route('/', filesRoutes(deps))
     .route('/', downloadsRoutes(deps))
-    .route('/', onboardingRoutes(deps));
+    .route('/', onboardingRoutes(deps))
+    .route('/', dbtoolsRoutes(deps))
+    .route('/', alertRoutes(deps));
 }
 export type ApiRoutes = ReturnType<typeof createApiRoutes>;
 

@@ -6,6 +6,7 @@ import type { SessionInfo } from './auth/sessions';
 import type { ApiConfig } from './config';
 import type { Db } from './db/kysely';
 import type { Mailer } from './mail/contract';
+import type { AlertService } from './routes/alerts/service';
 
 /** What the app is built from; the start script (or a test) makes each part. */
 export interface AppDeps {
@@ -24,6 +25,8 @@ export interface AppDeps {
   consoleDir?: string;
   /** Sends the sign-up and recovery e-mails; absent: built from SMTP_URL (`createMailer`). */
   mailer?: Mailer;
+  /** The alert service (`startAlertService`); absent: alerts are recorded and published, not notified. */
+  alerts?: AlertService;
 }
 
 /** Hono variables of every request: the request id, and the session once `requireSession` ran. */

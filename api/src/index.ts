@@ -11,5 +11,12 @@ export { MigrationError, migrateToLatest } from './db/migrate';
 export type { AppDeps, AppEnv } from './env';
 export { ApiError } from './errors';
 export { type HostRegistry, startHostRegistry } from './hosts/registry';
+export { createDbOutbox } from './routes/alerts/outbox';
+export {
+  type AlertService,
+  type AlertServiceOptions,
+  DEFAULT_RULES_REFRESH_MS,
+  startAlertService,
+} from './routes/alerts/service';
 export { inProcessFilesSync, syncAgentFiles } from './routes/files/sync';
 export { type RunningServer, startServer } from './server';

@@ -7,6 +7,15 @@ export {
   startAgentlessWorker,
 } from './agentless/worker';
 export * from './alerts/baseline';
+export {
+  ALERTS_WORKER,
+  type AlertEngine,
+  type AlertEngineOptions,
+  type AlertEngineStats,
+  DEFAULT_RULES_REFRESH_MS,
+  startAlertEngine,
+} from './alerts/engine';
+export * from './alerts/lifecycle';
 export * from './alerts/rules';
 export { type CollectorConfig, CollectorConfigSchema, loadCollectorConfig } from './config';
 export { type CollectorHealth, createIngest, type Ingest, type IngestOptions } from './ingest/consumer';

@@ -1,6 +1,7 @@
 import { ConfigError } from '@flightdeck/schemas';
 import pino from 'pino';
 import { startAgentlessWorker } from './agentless/worker';
+import { type AlertEngine, startAlertEngine } from './alerts/engine';
 import { createBus } from './bus/index';
 import { loadCollectorConfig } from './config';
 import { createIngest } from './ingest/consumer';
@@ -21,8 +22,17 @@ async function main() {
   const logger = pino({ level: config.LOG_LEVEL, name: 'collector' });
   const store = await createMetricStore(config.METRICS_STORE);
   const bus = await createBus(config.NATS_URL);
-  const ingest = createIngest({ bus, store, logger, concurrency: config.COLLECTOR_CONCURRENCY });
+  let alerts: AlertEngine | undefined;
+  const ingest = createIngest({
+    bus,
+    store,
+    logger,
+    concurrency: config.COLLECTOR_CONCURRENCY,
+    onWritten: (batches) => alerts?.evaluate(batches),
+  });
   await ingest.start();
+  // Thresholds come from the api over the bus (`alert_rules`); level changes go back to it.
+  alerts = await startAlertEngine({ bus, store, logger: logger.child({ name: 'alerts' }) });
   // Agentless targets come from the api over the bus (`agentless_assignments`); tests come as commands.
   const pollers = await startAgentlessWorker({ bus, logger: logger.child({ name: 'pollers' }) });
   logger.info({ store: store.kind, bus: bus.kind }, 'collector consuming metrics');
@@ -34,6 +44,7 @@ async function main() {
     logger.info({ signal }, 'stopping: writing the batches in flight');
     await pollers.stop();
     await ingest.stop();
+    await alerts?.stop();
     await bus.close();
     await store.close();
     process.exit(0);

@@ -13,10 +13,16 @@ import {
   loadOrCreateSecretsKey,
   migrateToLatest,
   startAgentlessCoordinator,
+  startAlertService,
   startHostRegistry,
   startServer,
 } from '@flightdeck/api';
-import { createIngest, startAgentlessWorker } from '@flightdeck/collector';
+import {
+  type AlertEngine,
+  createIngest,
+  startAgentlessWorker,
+  startAlertEngine,
+} from '@flightdeck/collector';
 import { type Bus, createBus } from '@flightdeck/collector/bus';
 import { createMetricStore, type MetricStore } from '@flightdeck/collector/store';
 import { PRODUCT_VERSION } from '@flightdeck/schemas';
@@ -61,8 +67,22 @@ export async function startFlightdeck(
   const store = await createMetricStore(config.METRICS_STORE);
   const bus = await createBus(config.NATS_URL);
   const hosts = await startHostRegistry({ db, bus, logger: logger.child({ name: 'hosts' }) });
-  const collector = createIngest({ bus, store, logger: logger.child({ name: 'collector' }) });
+  // Alert rules are evaluated on every written batch once the engine has its rules from the api.
+  let engine: AlertEngine | undefined;
+  const collector = createIngest({
+    bus,
+    store,
+    logger: logger.child({ name: 'collector' }),
+    onWritten: (batches) => engine?.evaluate(batches),
+  });
   await collector.start();
+  const alerts = await startAlertService({ db, bus, config, logger: logger.child({ name: 'alerts' }) });
+  engine = await startAlertEngine({ bus, store, logger: logger.child({ name: 'alert-engine' }) });
+  // In this process a threshold change reaches the engine at once, not at its next refresh.
+  const alertEngine = engine;
+  alerts.onRulesChanged(() => {
+    alertEngine.refresh().catch((err) => logger.warn({ err }, 'alert rules not refreshed'));
+  });
   // Agentless pollers: the api hands out the registered targets, this process's collector polls them.
   const agentless = await startAgentlessCoordinator({
     db,
@@ -78,6 +98,7 @@ export async function startFlightdeck(
     bus,
     collector,
     agentless,
+    alerts,
     config,
     logger: logger.child({ name: 'api' }),
     version: PRODUCT_VERSION,
@@ -109,8 +130,10 @@ export async function startFlightdeck(
       stopped ??= (async () => {
         await server.close();
         await agent.stop();
+        await alertEngine.stop();
         await pollers.stop();
         await agentless.stop();
+        await alerts.stop();
         await hosts.stop();
         await bus.close();
         await collector.stop();

@@ -7,6 +7,7 @@ import { hosts } from './migrations/0004_hosts';
 import { monitoredFiles } from './migrations/0005_monitored_files';
 import { agentInstalls } from './migrations/0006_agent_installs';
 import { agentlessServices } from './migrations/0007_agentless_services';
+import { alerts } from './migrations/0008_alerts';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -20,6 +21,7 @@ export const migrations = {
   '0005_monitored_files': monitoredFiles,
   '0006_agent_installs': agentInstalls,
   '0007_agentless_services': agentlessServices,
+  '0008_alerts': alerts,
 };
 
 /** A migration that failed, with the name of the step. */

@@ -20,6 +20,12 @@ export interface Database {
   monitored_file_changes: MonitoredFileChangesTable;
   file_path_tests: FilePathTestsTable;
   agent_installs: AgentInstallsTable;
+  alert_thresholds: AlertThresholdsTable;
+  alerts: AlertsTable;
+  alert_history: AlertHistoryTable;
+  alert_rule_states: AlertRuleStatesTable;
+  notification_integrations: NotificationIntegrationsTable;
+  notification_outbox: NotificationOutboxTable;
 }
 
 /** JSON kept as text: written as a string, read as a string. */
@@ -310,3 +316,143 @@ export interface AgentInstallsTable {
   last_registered_at: UnixSeconds;
 }
 export type AgentInstall = Selectable<AgentInstallsTable>;
+
+/** Levels an open alert can be at (spec status letters). */
+export type AlertLevel = 'Y' | 'R';
+
+/**
+ * A defined or dynamic threshold (migration 0008). `server_id` null: every server of the customer.
+ * `service` and `labels` are '' when the threshold does not narrow by them; `labels` is the
+ * canonical `k=v,k=v` form, sorted by key. `scope_key` is unique per customer.
+ */
+export interface AlertThresholdsTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number | null;
+  service: Defaulted<string>;
+  metric: string;
+  labels: Defaulted<string>;
+  scope_key: string;
+  mode: Defaulted<'defined' | 'dynamic'>;
+  /** A CompareOperator of schemas. */
+  operator: string;
+  yellow: number | null;
+  red: number | null;
+  recovery: number | null;
+  for_s: Defaulted<number>;
+  type_id: number;
+  enabled: Defaulted<number>;
+  sensitivity: number | null;
+  direction: 'above' | 'below' | 'both' | null;
+  created_by: number | null;
+  created_at: UnixSeconds;
+  /** Unix ms of the last change: part of the rules version collectors compare. */
+  updated_at_ms: number;
+}
+export type AlertThresholdRow = Selectable<AlertThresholdsTable>;
+
+/** One open alert (migration 0008): a (threshold, series) at yellow or red. */
+export interface AlertsTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number;
+  threshold_id: number;
+  historic_id: number;
+  host_key: string;
+  service: string;
+  metric: string;
+  labels: string;
+  type_id: number;
+  level: AlertLevel;
+  /** Last lifecycle label (AlertLifecycleEvent of schemas). */
+  event: string;
+  text: string;
+  value: number;
+  recurring: Defaulted<number>;
+  entered_at_ms: number;
+  changed_at_ms: number;
+  /** Unix seconds until which the alert is acknowledged. */
+  ack_until: number | null;
+  ack_by: string | null;
+  ack_user_id: number | null;
+  ack_comment: string | null;
+  change_seq: Defaulted<number>;
+}
+export type AlertRow = Selectable<AlertsTable>;
+
+/** One occurrence of an alert (migration 0008); its id is the spec's historic_id. */
+export interface AlertHistoryTable {
+  id: Generated<number>;
+  customer_id: number;
+  server_id: number;
+  threshold_id: number;
+  alert_id: number | null;
+  host_key: string;
+  service: string;
+  metric: string;
+  labels: string;
+  type_id: number;
+  /** Most severe level reached. */
+  level: AlertLevel;
+  last_level: AlertLevel;
+  event: string;
+  text: string;
+  value: number;
+  date_enter: UnixSeconds;
+  date_exit: UnixSeconds | null;
+  acknowledged_until: UnixSeconds | null;
+  ack_by: string | null;
+  ack_user_id: number | null;
+  ack_comment: string | null;
+  notified: Defaulted<number>;
+  /** Why the opening was not notified: maintenance, acknowledged, suppressed, eased. */
+  quiet: string | null;
+}
+export type AlertHistoryRowDb = Selectable<AlertHistoryTable>;
+
+/** A running "for" duration of a collector (migration 0008), kept for a restart. */
+export interface AlertRuleStatesTable {
+  customer_id: number;
+  threshold_id: number;
+  host_key: string;
+  service: string;
+  labels: string;
+  level: 'G' | 'Y' | 'R';
+  pending: 'G' | 'Y' | 'R';
+  pending_since_ms: number;
+  updated_at_ms: number;
+}
+
+/** A user's notification channel (migration 0008): where alerts are sent, enabled or not. */
+export interface NotificationIntegrationsTable {
+  id: Generated<number>;
+  customer_id: number;
+  user_id: number;
+  /** A NotifyChannel: email, telegram, slack, gchat, whatsapp. */
+  channel: string;
+  target: string;
+  status: Defaulted<'enabled' | 'disabled'>;
+  created_at: UnixSeconds;
+  updated_at: UnixSeconds;
+  last_sent_at: UnixSeconds | null;
+  last_error: string | null;
+}
+export type NotificationIntegrationRow = Selectable<NotificationIntegrationsTable>;
+
+/** The notification queue's outbox in the metadata DB (migration 0008). */
+export interface NotificationOutboxTable {
+  /** Enqueue order. */
+  id: Generated<number>;
+  customer_id: number;
+  notification_id: string;
+  channel: string;
+  recipient_key: string;
+  /** The Notification as JSON. */
+  payload: string;
+  state: Defaulted<'pending' | 'sent' | 'failed'>;
+  attempts: Defaulted<number>;
+  enqueued_at_ms: number;
+  next_at_ms: number;
+  done_at_ms: number | null;
+  last_error: string | null;
+}

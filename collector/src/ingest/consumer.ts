@@ -32,6 +32,11 @@ export interface IngestOptions {
   groupMaxBatches?: number;
   /** Longest a batch waits for others to share its write (default 5 ms). */
   groupMaxWaitMs?: number;
+  /**
+   * Called with the batches of each successful store write, before they are acknowledged (the
+   * alert engine evaluates its rules here). Must not block; an error it throws is logged only.
+   */
+  onWritten?: (batches: readonly MetricBatch[]) => void;
 }
 
 interface Waiting {
@@ -110,6 +115,13 @@ export function createIngest(options: IngestOptions): Ingest {
       counters.batches_written += result.batches;
       counters.samples_written += result.samples;
       lastWriteAt = Date.now();
+      if (options.onWritten) {
+        try {
+          options.onWritten(batches);
+        } catch (err) {
+          logger.error({ err, batches: batches.length }, 'evaluation after the store write failed');
+        }
+      }
       for (const w of taken) w.resolve();
     } catch (err) {
       if (err instanceof InvalidBatchError) {

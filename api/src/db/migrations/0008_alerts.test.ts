@@ -1,0 +1,3 @@
+import { alertsMigrationSuite } from './0008_alerts.suite';
+
+alertsMigrationSuite('sqlite');

@@ -1,0 +1,3 @@
+import { alertRoutesSuite } from './routes.suite';
+
+alertRoutesSuite('sqlite');
