@@ -51,7 +51,7 @@ const LONG_QUERIES = ['mysql.long_queries', 'pg.long_queries'] as const;
 
 /** Every alert type, by id. */
 export const ALERT_TYPES = [
-  { id: 1, code: 'server_unreachable', severity: 'R', category: 'database', metrics: [] },
+  { id: 1, code: 'server_unreachable', severity: 'R', category: 'database', metrics: ['service.up'] },
   {
     id: 2,
     code: 'too_many_connections',

@@ -99,6 +99,7 @@ export const CHARTS = [
   { id: 'pg_replication_bytes', title: 'PostgreSQL replica lag in bytes', unit: 'bytes' },
   { id: 'pg_replication_state', title: 'PostgreSQL replication role and replicas', unit: 'count' },
   { id: 'service_uptime', title: 'Service uptime', unit: 'seconds' },
+  { id: 'service_availability', title: 'Service availability', unit: 'ratio' },
   { id: 'nginx_connections', title: 'Nginx connections', unit: 'count' },
   { id: 'nginx_requests', title: 'Nginx requests and connections', unit: 'per_second' },
   { id: 'apache_workers', title: 'Apache workers', unit: 'count' },
@@ -579,6 +580,10 @@ export const METRICS = [
     'pg.uptime': 'Time since the PostgreSQL server started.',
     'mysql.uptime': 'Time since the MySQL server started (Uptime).',
     'apache.uptime': 'Time since the Apache server started.',
+  }),
+  // Every agentless target, whatever its engine: published by the poll scheduler with each poll.
+  ...chartMetrics('service_availability', 'gauge', undefined, {
+    'service.up': 'Whether the poll of an agentless target reached it, 1 or 0; its mean is the availability.',
   }),
   // Nginx stub_status.
   ...chartMetrics('nginx_connections', 'gauge', undefined, {
@@ -1109,6 +1114,12 @@ export const METRICS = [
 
 /** Name of a catalogue metric. */
 export type CatalogMetricName = (typeof METRICS)[number]['name'];
+
+/**
+ * Availability of an agentless target: the poll scheduler publishes it with every poll, 1 when the
+ * poll reached the target and 0 when it failed, so thresholds and charts treat it like any metric.
+ */
+export const SERVICE_UP_METRIC = 'service.up' satisfies CatalogMetricName;
 
 const BY_NAME: ReadonlyMap<string, MetricDefinition> = new Map(METRICS.map((m) => [m.name, m]));
 

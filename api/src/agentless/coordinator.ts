@@ -13,6 +13,7 @@ import {
 import type { Logger } from 'pino';
 import type { SecretBox } from '../crypto/secrets';
 import type { Db } from '../db/kysely';
+import { ensureAvailabilityThresholds } from '../routes/alerts/thresholds';
 import { joinConfig } from './configs';
 
 /** Worker the api serves the collectors' commands on (the collector's `API_WORKER`). */
@@ -68,6 +69,8 @@ export async function startAgentlessCoordinator(
   const refreshMs = options.refreshMs ?? DEFAULT_ASSIGNMENT_REFRESH_MS;
   const now = options.now ?? Date.now;
   const seen = new Map<string, CollectorPresence>();
+  /** Services whose availability threshold this process made sure of. */
+  const ensured = new Set<number>();
 
   function live(worker?: string): CollectorPresence[] {
     const cutoff = now() - 3 * refreshMs;
@@ -103,6 +106,9 @@ export async function startAgentlessCoordinator(
       .where('services.config', 'is not', null)
       .orderBy('services.id')
       .execute();
+    await ensureThresholds(
+      rows.filter((r) => !ensured.has(r.id) && PollerService.safeParse(r.service_code).success),
+    );
     const assignments: PollAssignment[] = [];
     for (const row of rows) {
       const service = PollerService.safeParse(row.service_code);
@@ -126,6 +132,28 @@ export async function startAgentlessCoordinator(
     return { assignments, refresh_ms: refreshMs };
   }
 
+  /**
+   * Services registered before agentless targets got their availability threshold at registration
+   * get it when first assigned. Only a missing one is created, so a changed or disabled one stays
+   * as the user left it (a removed one comes back at the next start: disabling is what keeps it off).
+   */
+  async function ensureThresholds(
+    rows: readonly { id: number; customer_id: number; server_id: number; service_code: string }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    try {
+      const created = await ensureAvailabilityThresholds(db, rows, now());
+      for (const r of rows) ensured.add(r.id);
+      if (created > 0) logger.info({ created }, 'availability thresholds created for agentless services');
+    } catch (err) {
+      // Polling goes on; the next assignment request tries again.
+      logger.warn(
+        { err, services: rows.length },
+        'availability thresholds of agentless services not created',
+      );
+    }
+  }
+
   async function storeStatus(status: PollStatusParams): Promise<void> {
     const customerId = Number(status.tenant);
     await db
@@ -141,13 +169,9 @@ export async function startAgentlessCoordinator(
       .where('customer_id', '=', customerId)
       .execute();
     if (!status.available) {
+      // The alert itself comes from the service's availability threshold (`service.up`).
       logger.warn(
-        {
-          service_id: status.service_id,
-          tenant: status.tenant,
-          code: status.code,
-          alert: 'server_unreachable',
-        },
+        { service_id: status.service_id, tenant: status.tenant, code: status.code },
         `agentless service unavailable: ${status.message ?? ''}`,
       );
     }

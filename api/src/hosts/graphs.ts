@@ -70,6 +70,7 @@ export const CHART_CATEGORIES: Readonly<Record<ChartId, GraphCategory>> = {
   pg_replication_bytes: 'database',
   pg_replication_state: 'database',
   service_uptime: 'system',
+  service_availability: 'system',
   // Web servers and URLs have no category of their own yet.
   nginx_connections: 'network',
   nginx_requests: 'network',

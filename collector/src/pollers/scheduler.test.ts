@@ -193,6 +193,67 @@ describe('poll scheduler', () => {
     await s.stop();
   });
 
+  it('publishes service.up 1 with the samples of a poll that reached the target and 0 alone when it fails', async () => {
+    let answer: 'ok' | 'fail' | 'hang' = 'ok';
+    const pollers = fakePollers(() => answer);
+    const batches: MetricBatch[] = [];
+    const s = createPollScheduler({
+      assignments: async () => [assignment(1)],
+      publish: async (b) => void batches.push(b),
+      report: async () => {},
+      logger,
+      random: () => 0,
+      intervalMs: () => 5_000,
+      createPoller: pollers.createPoller,
+    });
+    const t0 = Date.now();
+    await s.start();
+    await vi.advanceTimersByTimeAsync(1);
+    answer = 'fail';
+    await vi.advanceTimersByTimeAsync(5_000);
+    answer = 'hang';
+    // The hanging poll gives up after its time-outs (1 s + 1 s + grace).
+    await vi.advanceTimersByTimeAsync(8_000);
+    const stamp = { tenant: '1', host: 'pg-1', source: 'poller', service: 'postgresql' };
+    expect(batches).toEqual([
+      {
+        v: 1,
+        ...stamp,
+        ts: t0,
+        samples: [
+          { m: 'pg.connections', v: 3 },
+          { m: 'service.up', v: 1 },
+        ],
+      },
+      { v: 1, ...stamp, ts: t0 + 5_000, samples: [{ m: 'service.up', v: 0 }] },
+      { v: 1, ...stamp, ts: t0 + 10_000, samples: [{ m: 'service.up', v: 0 }] },
+    ]);
+    await s.stop();
+  });
+
+  it('publishes service.up 0 for a target whose config gives no poller', async () => {
+    const batches: MetricBatch[] = [];
+    const reports: PollStatusParams[] = [];
+    const s = createPollScheduler({
+      assignments: async () => [assignment(1)],
+      publish: async (b) => void batches.push(b),
+      report: async (r) => void reports.push(r),
+      logger,
+      random: () => 0,
+      createPoller: () => ({ ok: false, code: 'bad_config', message: 'db1: no host' }),
+    });
+    await s.start();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toMatchObject({
+      host: 'pg-1',
+      service: 'postgresql',
+      samples: [{ m: 'service.up', v: 0 }],
+    });
+    expect(reports[0]).toMatchObject({ available: false, code: 'bad_config' });
+    await s.stop();
+  });
+
   it('drops a target that is no longer assigned and replaces one whose config changed', async () => {
     const pollers = fakePollers(() => 'ok');
     let list = [assignment(1), assignment(2)];

@@ -1,13 +1,14 @@
-import type {
-  MetricBatch,
-  PollAssignment,
-  PollerFailure,
-  PollerFailureCode,
-  PollerService,
-  PollStatusParams,
+import {
+  type MetricBatch,
+  type PollAssignment,
+  type PollerFailure,
+  type PollerFailureCode,
+  type PollerService,
+  type PollStatusParams,
+  SERVICE_UP_METRIC,
 } from '@flightdeck/schemas';
 import type { Logger } from 'pino';
-import type { Poller, PollerOptions } from './contract';
+import type { Poller, PollerOptions, PollSample } from './contract';
 import { createPoller as defaultCreatePoller } from './registry';
 
 /** Most polls running at once in one collector; the others wait for a slot. */
@@ -90,6 +91,9 @@ export function pollTimeoutMs(config: Record<string, unknown>): number {
  * the interval so targets registered together do not poll together. A poll that does not settle
  * within the target's own time-outs counts as a `timeout` failure and its poller is replaced, so a
  * hanging target holds one slot of `maxConcurrent` and never delays another target's schedule.
+ * Every poll publishes `service.up` (1 when it reached the target, with the target's samples; 0
+ * alone when it failed), so an unreachable target raises its alert through the thresholds like
+ * any other metric.
  */
 export function createPollScheduler(options: PollSchedulerOptions): PollScheduler {
   const logger = options.logger;
@@ -177,6 +181,7 @@ export function createPollScheduler(options: PollSchedulerOptions): PollSchedule
     if (!target.poller) {
       const made = makePoller(a.service, a.config, pollerOptions);
       if (!made.ok) {
+        await publish(target, [{ m: SERVICE_UP_METRIC, v: 0 }], now, a.host);
         await settle(target, made, now);
         return made.code;
       }
@@ -214,24 +219,33 @@ export function createPollScheduler(options: PollSchedulerOptions): PollSchedule
       target.poller = undefined;
       void closeQuietly(poller);
     }
-    if (result.ok && result.samples.length > 0 && !target.removed) {
-      const batch: MetricBatch = {
-        v: 1,
-        tenant: a.tenant,
-        host: a.host,
-        source: 'poller',
-        service: a.service,
-        ts: now,
-        samples: result.samples,
-      };
-      try {
-        await options.publish(batch);
-      } catch (err) {
-        logger.warn({ err, service_id: a.service_id, target: poller.target }, 'poll samples not published');
-      }
-    }
+    // Every poll says whether it reached the target, so a failure is a sample that thresholds see.
+    const samples: PollSample[] = result.ok
+      ? [...result.samples, { m: SERVICE_UP_METRIC, v: 1 }]
+      : [{ m: SERVICE_UP_METRIC, v: 0 }];
+    await publish(target, samples, now, poller.target);
     await settle(target, result, now);
     return result.ok ? 'ok' : result.code;
+  }
+
+  /** Publishes a poll's samples as one batch of the target's host and service, stamped `now`. */
+  async function publish(target: Target, samples: PollSample[], now: number, name: string): Promise<void> {
+    if (target.removed) return;
+    const a = target.assignment;
+    const batch: MetricBatch = {
+      v: 1,
+      tenant: a.tenant,
+      host: a.host,
+      source: 'poller',
+      service: a.service,
+      ts: now,
+      samples,
+    };
+    try {
+      await options.publish(batch);
+    } catch (err) {
+      logger.warn({ err, service_id: a.service_id, target: name }, 'poll samples not published');
+    }
   }
 
   async function settle(

@@ -3,9 +3,10 @@ import {
   alertTypeText,
   type CompareOperator,
   DEFAULT_DYNAMIC_SENSITIVITY,
-  type DefinedThresholdRequest,
+  DefinedThresholdRequest,
   type DynamicThresholdRequest,
   type Labels,
+  SERVICE_UP_METRIC,
   type ServerThreshold,
   type Threshold,
   type WireAlertRule,
@@ -201,6 +202,32 @@ async function save(
   });
 }
 
+/** The stored fields of a defined threshold request. */
+function definedFields(req: DefinedThresholdRequest, now: number): ThresholdFields {
+  const serverId = req.server_id ?? null;
+  const service = req.service ?? '';
+  const labels = labelsText(req.labels);
+  const bool = req.operator === 'bool' || req.operator === 'not_bool';
+  return {
+    server_id: serverId,
+    service,
+    metric: req.metric,
+    labels,
+    scope_key: scopeKey(serverId, service, req.metric, labels, 'defined'),
+    mode: 'defined',
+    operator: req.operator,
+    yellow: bool ? null : (req.yellow ?? null),
+    red: bool ? null : (req.red ?? null),
+    recovery: bool ? null : (req.recovery ?? null),
+    for_s: req.for_s ?? 0,
+    type_id: req.type_id ?? defaultTypeFor(req.metric, req.operator),
+    enabled: req.enabled === false ? 0 : 1,
+    sensitivity: null,
+    direction: null,
+    updated_at_ms: now,
+  };
+}
+
 /** `defined_threshold`: creates or replaces a defined threshold. */
 export function saveDefinedThreshold(
   db: Db,
@@ -209,35 +236,93 @@ export function saveDefinedThreshold(
   req: DefinedThresholdRequest,
   now: number,
 ): Promise<SavedThreshold> {
-  const serverId = req.server_id ?? null;
-  const service = req.service ?? '';
-  const labels = labelsText(req.labels);
-  const bool = req.operator === 'bool' || req.operator === 'not_bool';
-  return save(
-    db,
-    customerId,
-    userId,
-    req.id,
-    {
-      server_id: serverId,
-      service,
-      metric: req.metric,
-      labels,
-      scope_key: scopeKey(serverId, service, req.metric, labels, 'defined'),
-      mode: 'defined',
-      operator: req.operator,
-      yellow: bool ? null : (req.yellow ?? null),
-      red: bool ? null : (req.red ?? null),
-      recovery: bool ? null : (req.recovery ?? null),
-      for_s: req.for_s ?? 0,
-      type_id: req.type_id ?? defaultTypeFor(req.metric, req.operator),
-      enabled: req.enabled === false ? 0 : 1,
-      sensitivity: null,
-      direction: null,
-      updated_at_ms: now,
-    },
-    now,
-  );
+  return save(db, customerId, userId, req.id, definedFields(req, now), now);
+}
+
+/** Alert type of the availability threshold: "server unreachable". */
+const SERVER_UNREACHABLE_TYPE = 1;
+
+/**
+ * The threshold every agentless service gets: `service.up` below 1 (a poll that did not reach the
+ * target) raises a red "server unreachable" alert of the service's server at once, and the first
+ * poll that reaches it again resolves it. No recovery level: on a 0/1 metric none could be crossed
+ * back over ("less than" rules recover above their recovery level). It is an ordinary defined
+ * threshold, listed, changed and disabled like the others.
+ */
+export function availabilityThreshold(serverId: number, service: string): DefinedThresholdRequest {
+  return DefinedThresholdRequest.parse({
+    server_id: serverId,
+    service,
+    metric: SERVICE_UP_METRIC,
+    operator: 'lt',
+    red: 1,
+    for_s: 0,
+    type_id: SERVER_UNREACHABLE_TYPE,
+    enabled: true,
+  });
+}
+
+/**
+ * Inserts a defined threshold (`db` may be the caller's transaction) unless one already watches
+ * the same scope: that one is kept as it is, the user may have changed or disabled it. Returns the
+ * new row, or undefined when there was one already.
+ */
+export async function insertDefinedThresholdIfMissing(
+  db: Db,
+  customerId: number,
+  userId: number | null,
+  req: DefinedThresholdRequest,
+  now: number,
+): Promise<AlertThresholdRow | undefined> {
+  const fields = definedFields(req, now);
+  return db
+    .insertInto('alert_thresholds')
+    .values({
+      ...fields,
+      updated_at_ms: await nextStamp(db, now),
+      customer_id: customerId,
+      created_by: userId,
+      created_at: Math.floor(now / 1000),
+    })
+    .onConflict((oc) => oc.columns(['customer_id', 'scope_key']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** An agentless service, by the ids its availability threshold needs. */
+export interface AgentlessServiceRef {
+  customer_id: number;
+  server_id: number;
+  service_code: string;
+}
+
+/**
+ * Creates the availability threshold of each service that has none (services registered before
+ * agentless targets got one with their registration). Returns how many were created.
+ */
+export async function ensureAvailabilityThresholds(
+  db: Db,
+  services: readonly AgentlessServiceRef[],
+  now: number,
+): Promise<number> {
+  if (services.length === 0) return 0;
+  const customers = [...new Set(services.map((s) => s.customer_id))];
+  const existing = await db
+    .selectFrom('alert_thresholds')
+    .select(['customer_id', 'scope_key'])
+    .where('customer_id', 'in', customers)
+    .where('metric', '=', SERVICE_UP_METRIC)
+    .execute();
+  const have = new Set(existing.map((r) => `${r.customer_id}\0${r.scope_key}`));
+  let created = 0;
+  for (const s of services) {
+    const req = availabilityThreshold(s.server_id, s.service_code);
+    const key = `${s.customer_id}\0${definedFields(req, now).scope_key}`;
+    if (have.has(key)) continue;
+    have.add(key);
+    if (await insertDefinedThresholdIfMissing(db, s.customer_id, null, req, now)) created++;
+  }
+  return created;
 }
 
 /** `dynamic_threshold`: turns dynamic mode on (or off) for a metric of a server. */

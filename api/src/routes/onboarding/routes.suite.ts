@@ -1,15 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentlessWorker, startAgentlessWorker } from '@flightdeck/collector';
+import {
+  type AgentlessWorker,
+  type AlertEngine,
+  createIngest,
+  type Ingest,
+  startAgentlessWorker,
+  startAlertEngine,
+} from '@flightdeck/collector';
 import { createInProcessBus } from '@flightdeck/collector/bus';
 import { createSqliteStore, type MetricStore } from '@flightdeck/collector/store';
 import {
+  type AlertGroup,
+  AlertListData,
+  AlterThresholdData,
   AvailableWorkersData,
   ChartData,
   CommandEnqueueData,
   CommandStatusData,
+  GetThresholdsServerData,
   MaskedConfigData,
   okEnvelope,
   RegisterServiceData,
@@ -25,6 +37,7 @@ import { createSecretBox, parseSecretsKey } from '../../crypto/secrets';
 import type { Engine } from '../../db/kysely';
 import { migrateToLatest } from '../../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../../db/testing';
+import { type AlertService, startAlertService } from '../alerts/service';
 import { createAccount, expectError, expectOk } from '../auth/test-app';
 
 const PASSWORD = 'correct-horse-battery';
@@ -37,11 +50,74 @@ const PG = {
   database: 'postgres',
 };
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root' };
+/** Short time-outs for the targets made unreachable (polled every second by the worker). */
+const FAST = { connect_timeout_ms: 1_000, query_timeout_ms: 2_000 };
+
+/**
+ * A TCP relay to the local PostgreSQL that can take the target off the network: while dark it
+ * accepts connections and never answers, and the connections already open go quiet, as when a
+ * host stops answering; back, it relays again and the connections it held are cut.
+ */
+async function startRelay() {
+  let dark = false;
+  const open = new Set<Socket>();
+  const track = (s: Socket) => {
+    open.add(s);
+    s.on('close', () => open.delete(s));
+    s.on('error', () => s.destroy());
+  };
+  const server = createServer((client) => {
+    track(client);
+    if (dark) {
+      client.pause();
+      return;
+    }
+    const upstream = connect(5432, '127.0.0.1');
+    track(upstream);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the relay has no port');
+  return {
+    port: address.port,
+    goDark() {
+      dark = true;
+      for (const s of open) {
+        s.unpipe();
+        s.pause();
+      }
+    },
+    comeBack() {
+      dark = false;
+      for (const s of [...open]) s.destroy();
+    },
+    async close() {
+      for (const s of [...open]) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The value `read` gives once `done` holds, reading again every 100 ms for up to `ms`. */
+async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 800)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /**
  * Agentless onboarding through `app.request()` with an in-process bus, the api's coordinator and a
- * collector's agentless worker: connection tests against the local PostgreSQL and MariaDB, then
- * registration, polling and the chart of the registered server. Run per metadata DB engine.
+ * collector's agentless worker, its ingest and alert engine and the api's alert service:
+ * connection tests against the local PostgreSQL and MariaDB, then registration, polling, the chart
+ * of the registered server and the "server unreachable" alert of a target that stops answering.
+ * Run per metadata DB engine.
  */
 export function onboardingRoutesSuite(engine: Engine) {
   describe(`agentless onboarding on ${engine}`, () => {
@@ -51,6 +127,9 @@ export function onboardingRoutesSuite(engine: Engine) {
     let bus: ReturnType<typeof createInProcessBus>;
     let coordinator: AgentlessCoordinator;
     let worker: AgentlessWorker;
+    let ingest: Ingest;
+    let alertEngine: AlertEngine | undefined;
+    let alerts: AlertService;
     let app: ReturnType<typeof createApp>;
     const key = randomBytes(32).toString('base64');
     const tokens = { a: '', b: '' };
@@ -83,16 +162,41 @@ export function onboardingRoutesSuite(engine: Engine) {
       throw new Error('connection test still pending');
     }
 
+    const thresholdsOf = async (serverId: number) =>
+      (
+        await expectOk(
+          await call('POST', '/server/get_thresholds_server', { server_id: serverId }),
+          GetThresholdsServerData,
+        )
+      ).data.thresholds;
+    const alertList = async () =>
+      (await expectOk(await call('GET', '/services_monitored/alerts/list'), AlertListData)).data;
+    const groupOf = (groups: AlertGroup[], serverId: number) => groups.find((g) => g.server_id === serverId);
+    const availabilityThreshold = (serverId: number, service: string) => ({
+      server_id: serverId,
+      service,
+      metric: 'service.up',
+      mode: 'defined',
+      operator: 'lt',
+      yellow: null,
+      red: 1,
+      recovery: null,
+      for_s: 0,
+      type_id: 1,
+      enabled: true,
+    });
+
     beforeAll(async () => {
       t = await createTestDatabase(engine);
       await migrateToLatest(t.db);
       dir = mkdtempSync(join(tmpdir(), 'fd-onboarding-'));
       store = createSqliteStore({ path: join(dir, 'metrics.db') });
       bus = createInProcessBus({ logger });
-      await bus.consumeMetrics(async (b) => {
-        await store.write([b]);
-      });
       const config = loadApiConfig({ DATA_DIR: dir, SECRETS_KEY: key });
+      alerts = await startAlertService({ db: t.db, bus, logger, config, refreshMs: 100 });
+      ingest = createIngest({ bus, store, logger, onWritten: (b) => alertEngine?.evaluate(b) });
+      await ingest.start();
+      alertEngine = await startAlertEngine({ bus, logger, refreshMs: 100, checkpointMs: 100 });
       coordinator = await startAgentlessCoordinator({
         db: t.db,
         bus,
@@ -109,9 +213,21 @@ export function onboardingRoutesSuite(engine: Engine) {
         logger,
         version: '0.0.0-test',
         agentless: coordinator,
+        alerts,
       });
-      await createAccount(t.db, 'a@example.com', PASSWORD);
+      const owner = await createAccount(t.db, 'a@example.com', PASSWORD);
       await createAccount(t.db, 'b@example.com', PASSWORD);
+      // Customer A's plan has the thresholds page, whose calls list the thresholds.
+      const plan = await t.db
+        .selectFrom('customers')
+        .select('plan_id')
+        .where('id', '=', owner.customer_id)
+        .executeTakeFirstOrThrow();
+      await t.db
+        .updateTable('plans')
+        .set({ resources: JSON.stringify({ flightdeck: { management: { thresholds: 1 } } }) })
+        .where('id', '=', plan.plan_id)
+        .execute();
       for (const who of ['a', 'b'] as const) {
         const res = await app.request('/api/signin', {
           method: 'POST',
@@ -125,6 +241,9 @@ export function onboardingRoutesSuite(engine: Engine) {
     afterAll(async () => {
       await worker?.stop();
       await coordinator?.stop();
+      await alertEngine?.stop();
+      await alerts?.stop();
+      await ingest?.stop();
       await bus?.close();
       await store?.close();
       await t?.drop();
@@ -204,6 +323,10 @@ export function onboardingRoutesSuite(engine: Engine) {
         hostname: '127.0.0.1',
         host_key: 'postgresql-127-0-0-1-5432',
       });
+      // Registered with its availability threshold, listed like any other.
+      expect(await thresholdsOf(reg.server_id)).toEqual([
+        expect.objectContaining(availabilityThreshold(reg.server_id, 'postgresql')),
+      ]);
 
       // Polled by the collector: pg.connections reaches the store and the server's chart.
       await worker.refresh();
@@ -243,6 +366,10 @@ export function onboardingRoutesSuite(engine: Engine) {
         )
       ).data;
       expect(added.server_id).toBe(first);
+      expect(await thresholdsOf(first)).toEqual([
+        expect.objectContaining(availabilityThreshold(first, 'postgresql')),
+        expect.objectContaining(availabilityThreshold(first, 'mysql')),
+      ]);
       await expectError(
         await call('POST', '/mysql/add', { server_id: first, config: MARIADB }, tokens.b),
         404,
@@ -267,7 +394,34 @@ export function onboardingRoutesSuite(engine: Engine) {
       expect(limited.message).toMatch(/Service limit reached/);
     });
 
-    it('marks an unreachable registered target unavailable with its error', async () => {
+    it('keeps the availability threshold as the user left it when another target of the service is added', async () => {
+      const first = (await t.db.selectFrom('servers').select('id').orderBy('id').executeTakeFirstOrThrow())
+        .id;
+      const [before] = (await thresholdsOf(first)).filter((th) => th.service === 'postgresql');
+      await expectOk(
+        await call('POST', '/services_monitored/alerts/alter_threshold', {
+          id: before!.id,
+          action: 'disable',
+        }),
+        AlterThresholdData,
+      );
+      await t.db.updateTable('plans').set({ max_services: null }).execute();
+      await connectionTest('postgresql', PG);
+      await expectOk(
+        await call('POST', '/postgresql/add', { server_id: first, name: 'replica', config: PG }),
+        RegisterServiceData,
+      );
+      expect(await thresholdsOf(first)).toEqual([
+        expect.objectContaining({
+          ...availabilityThreshold(first, 'postgresql'),
+          id: before!.id,
+          enabled: false,
+        }),
+        expect.objectContaining(availabilityThreshold(first, 'mysql')),
+      ]);
+    });
+
+    it('marks an unreachable target unavailable with its error, and one stored without a threshold gets it and its alert', async () => {
       // A target that answered its test and went away: registered directly, as after an outage.
       const bad = { ...PG, port: 1, connect_timeout_ms: 1_000 };
       const row = await t.db
@@ -306,6 +460,128 @@ export function onboardingRoutesSuite(engine: Engine) {
         }
         if (Date.now() > deadline) throw new Error('target never marked unavailable');
         await new Promise((r) => setTimeout(r, 100));
+      }
+      // Stored as before registrations came with a threshold: it got one when first assigned.
+      expect(await thresholdsOf(server.id)).toEqual([
+        expect.objectContaining(availabilityThreshold(server.id, 'postgresql')),
+      ]);
+      const groups = await until('the alert of the unreachable target', alertList, (g) =>
+        Boolean(groupOf(g, server.id)),
+      );
+      expect(groupOf(groups, server.id)?.alerts).toEqual([
+        expect.objectContaining({
+          type: 1,
+          status: 'R',
+          service: 'postgresql',
+          metric: 'service.up',
+          value: 0,
+          alert_text: '127.0.0.1 is unreachable: postgresql did not answer the connection.',
+        }),
+      ]);
+    });
+
+    it('raises "server unreachable" for a target that stops answering, resolves it when it answers again and keeps polling the others on time', async () => {
+      const relay = await startRelay();
+      try {
+        const relayed = { ...PG, ...FAST, port: relay.port };
+        const healthy = { ...PG, ...FAST };
+        expect(await connectionTest('postgresql', relayed)).toMatchObject({ status: 'ok' });
+        expect(await connectionTest('postgresql', healthy)).toMatchObject({ status: 'ok' });
+        const orders = (
+          await expectOk(
+            await call('POST', '/postgresql/register', { name: 'orders db', config: relayed }),
+            RegisterServiceData,
+          )
+        ).data;
+        const billing = (
+          await expectOk(
+            await call('POST', '/postgresql/register', { name: 'billing db', config: healthy }),
+            RegisterServiceData,
+          )
+        ).data;
+        const hostOf = async (serverId: number) =>
+          (
+            await t.db
+              .selectFrom('servers')
+              .select('host_key')
+              .where('id', '=', serverId)
+              .executeTakeFirstOrThrow()
+          ).host_key;
+        const tenant = String(
+          (
+            await t.db
+              .selectFrom('servers')
+              .select('customer_id')
+              .where('id', '=', orders.server_id)
+              .executeTakeFirstOrThrow()
+          ).customer_id,
+        );
+        const up = async (host: string) =>
+          (await store.latest({ tenant, host, service: 'postgresql', metric: 'service.up' }))[0];
+        const ordersHost = await hostOf(orders.server_id);
+        const billingHost = await hostOf(billing.server_id);
+        await worker.refresh();
+        await until(
+          'both targets polled',
+          async () => [await up(ordersHost), await up(billingHost)],
+          (v) => v.every((s) => s?.value === 1),
+        );
+        expect(groupOf(await alertList(), orders.server_id)).toBeUndefined();
+
+        relay.goDark();
+        const darkAt = Date.now();
+        const groups = await until('the alert of the target gone dark', alertList, (g) =>
+          Boolean(groupOf(g, orders.server_id)),
+        );
+        const group = groupOf(groups, orders.server_id)!;
+        expect(group).toMatchObject({ server_name: 'orders db', status: 'R' });
+        expect(group.alerts).toEqual([
+          expect.objectContaining({
+            type: 1,
+            status: 'R',
+            service: 'postgresql',
+            metric: 'service.up',
+            value: 0,
+            event: 'new',
+            alert_text: 'orders db is unreachable: postgresql did not answer the connection.',
+          }),
+        ]);
+        // Within a few polls (1 s apart) of the target going dark, its poll time-outs included.
+        expect(Date.now() - darkAt).toBeLessThan(12_000);
+        expect(groupOf(groups, billing.server_id)).toBeUndefined();
+        // The target stays dark for at least 7 s (7 polls of the healthy one) before it comes back.
+        await new Promise((r) => setTimeout(r, Math.max(1_000, darkAt + 7_000 - Date.now())));
+
+        relay.comeBack();
+        const backAt = Date.now();
+        await until('the alert resolved', alertList, (g) => !groupOf(g, orders.server_id));
+        const history = await t.db
+          .selectFrom('alert_history')
+          .selectAll()
+          .where('server_id', '=', orders.server_id)
+          .execute();
+        expect(history).toEqual([
+          expect.objectContaining({ type_id: 1, level: 'R', event: 'resolved', metric: 'service.up' }),
+        ]);
+        expect(history[0]!.date_exit).not.toBeNull();
+
+        // The healthy target was polled every second all along, and reached each time.
+        const start = Math.ceil(darkAt / 1000);
+        const end = Math.floor(backAt / 1000);
+        const chart = await store.query({
+          series: [{ tenant, host: billingHost, service: 'postgresql', metric: 'service.up' }],
+          start,
+          end,
+          step: 1,
+          agg: 'min',
+        });
+        const seconds = chart.x_values.filter((_, i) => chart.y_values['service.up']?.[i] != null);
+        expect(end - start).toBeGreaterThan(5);
+        expect(seconds.length).toBeGreaterThanOrEqual(end - start - 2);
+        for (let i = 1; i < seconds.length; i++) expect(seconds[i]! - seconds[i - 1]!).toBeLessThanOrEqual(2);
+        expect(chart.y_values['service.up']?.filter((v) => v != null && v !== 1)).toEqual([]);
+      } finally {
+        await relay.close();
       }
     });
   });

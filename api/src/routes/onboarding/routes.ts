@@ -35,6 +35,7 @@ import { freeHostKey } from '../../hosts/installs';
 import { jsonBody } from '../../http/body';
 import { planContextOf } from '../../plans/context';
 import { assertWithinLimit } from '../../plans/limits';
+import { availabilityThreshold, insertDefinedThresholdIfMissing } from '../alerts/thresholds';
 import { serverOr404 } from '../servers/shared';
 import { OnboardingMemory } from './tests';
 
@@ -74,7 +75,8 @@ const MESSAGE_OF_CODE: Partial<Record<string, string>> = {
  * Agentless onboarding (spec section 7, "Service onboarding"): a connection test of a config on a
  * collector over the bus, then register the tested config as a new server or add it to one. A
  * config is registered only when a test of exactly it passed in the last minutes; passwords are
- * sealed with the api's key and every config a call returns has them masked.
+ * sealed with the api's key and every config a call returns has them masked. Each registered
+ * service comes with its availability threshold (a "server unreachable" alert when a poll fails).
  */
 export function onboardingRoutes(deps: AppDeps) {
   const { db, bus, logger } = deps;
@@ -201,7 +203,7 @@ export function onboardingRoutes(deps: AppDeps) {
     .post(`/${SERVICE_PARAM}/register`, jsonBody(RegisterServiceRequest), async (c) => {
       const service = serviceOf(c);
       const body = c.req.valid('json');
-      const { customerId } = c.get('session');
+      const { customerId, userId } = c.get('session');
       const config = tested(c, service, body.config);
       const plan = await planContextOf(c, db);
       await assertWithinLimit(db, plan, 'servers');
@@ -245,33 +247,53 @@ export function onboardingRoutes(deps: AppDeps) {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
+        await insertDefinedThresholdIfMissing(
+          trx,
+          customerId,
+          userId,
+          availabilityThreshold(server.id, service),
+          Date.now(),
+        );
         return { server_id: server.id, service_id: row.id };
       });
+      deps.alerts?.rulesChanged();
       return c.json(ok<RegisterServiceData>(ids));
     })
 
     .post(`/${SERVICE_PARAM}/add`, jsonBody(AddServiceRequest), async (c) => {
       const service = serviceOf(c);
       const body = c.req.valid('json');
-      const { customerId } = c.get('session');
+      const { customerId, userId } = c.get('session');
       const server = await serverOr404(db, customerId, body.server_id);
       const config = tested(c, service, body.config);
       await assertWithinLimit(db, await planContextOf(c, db), 'services');
       const stored = splitConfig(secrets(), customerId, config);
-      const row = await db
-        .insertInto('services')
-        .values({
-          customer_id: customerId,
-          server_id: server.id,
-          service_code: service,
-          name: body.name ?? server.name ?? server.hostname,
-          config: stored.config,
-          secrets: stored.secrets,
-          interval_s: Number(config.interval_s),
-          created_at: unixNow(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('services')
+          .values({
+            customer_id: customerId,
+            server_id: server.id,
+            service_code: service,
+            name: body.name ?? server.name ?? server.hostname,
+            config: stored.config,
+            secrets: stored.secrets,
+            interval_s: Number(config.interval_s),
+            created_at: unixNow(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // A server may already have one for this service (a second target of it): that one stays.
+        await insertDefinedThresholdIfMissing(
+          trx,
+          customerId,
+          userId,
+          availabilityThreshold(server.id, service),
+          Date.now(),
+        );
+        return inserted;
+      });
+      deps.alerts?.rulesChanged();
       return c.json(ok<RegisterServiceData>({ server_id: server.id, service_id: row.id }));
     });
 }
