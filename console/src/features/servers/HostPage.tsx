@@ -4,6 +4,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useOnRefresh } from '../../app/refresh';
 import { useUserOffset } from '../../app/shell/PeriodPicker';
+import { ServiceLinks } from '../database/components/ServiceLinks';
 import { DisksTable } from './components/DisksTable';
 import { GraphSections } from './components/GraphSections';
 import { NetworkTable } from './components/NetworkTable';
@@ -86,6 +87,7 @@ export function HostPage({ serverId }: { serverId: number }) {
                 .filter(Boolean)
                 .join(' · ')}
             </Text>
+            <ServiceLinks serverId={serverId} services={server.data.services} />
           </>
         ) : (
           <Skeleton height={36} maw={320} />
