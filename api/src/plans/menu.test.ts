@@ -84,10 +84,13 @@ describe('buildMenu', () => {
     expect(menu[1]?.sub_menu[0]?.sub_menu[0]?.to).toBe('/tower_control/list/4');
   });
 
-  it('lists only screens that exist: Hosts, Cockpit > Critical files, Management > About', async () => {
+  it('lists only screens that exist, in drawer order', async () => {
     expect(MENU_CATALOGUE.map((e) => e.to).filter(Boolean)).toEqual([
       '/flightdeck/services',
+      '/flightdeck/cockpit/master_warning',
       '/flightdeck/cockpit/files_criticals',
+      '/flightdeck/flashback/alerts',
+      '/flightdeck/management/thresholds',
       '/managements/about',
     ]);
   });

@@ -33,6 +33,14 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
   { name: 'hosts', label: 'menu.hosts', icon: 'server', to: '/flightdeck/services' },
   { name: 'cockpit', label: 'menu.cockpit', icon: 'dashboard', to: null },
   {
+    name: 'master_warning',
+    parent: 'cockpit',
+    label: 'menu.master_warning',
+    icon: 'alert',
+    to: '/flightdeck/cockpit/master_warning',
+    validation: 'flightdeck.cockpit.master_warning',
+  },
+  {
     name: 'files_criticals',
     parent: 'cockpit',
     label: 'menu.files_criticals',
@@ -40,7 +48,24 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
     to: '/flightdeck/cockpit/files_criticals',
     validation: 'flightdeck.cockpit.files_criticals',
   },
+  { name: 'flashback', label: 'menu.flashback', icon: 'history', to: null },
+  {
+    name: 'flashback_alerts',
+    parent: 'flashback',
+    label: 'menu.flashback_alerts',
+    icon: 'bell',
+    to: '/flightdeck/flashback/alerts',
+    validation: 'flightdeck.flashback.alerts',
+  },
   { name: 'managements', label: 'menu.management', icon: 'settings', to: null },
+  {
+    name: 'thresholds',
+    parent: 'managements',
+    label: 'menu.thresholds',
+    icon: 'chart',
+    to: '/flightdeck/management/thresholds',
+    validation: 'flightdeck.management.thresholds',
+  },
   { name: 'about', parent: 'managements', label: 'menu.about', icon: 'info', to: '/managements/about' },
 ];
 

@@ -11,6 +11,7 @@ import {
   redirect,
   retainSearchParams,
 } from '@tanstack/react-router';
+import { validateProfileSearch, validateThresholdsSearch } from '../features/alerts/search';
 import { sessionQuery } from '../features/auth/queries';
 import { menuQuery, planInfoQuery } from '../features/plan/queries';
 import { preferencesQuery } from '../features/preferences/queries';
@@ -215,6 +216,64 @@ const filesCriticalsRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/files/FilesPage'), 'FilesPage'),
 });
 
+/** Spec 2 and 3: the home page, the open alerts of every server grouped by server. */
+const masterWarningRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/cockpit/master_warning',
+  staticData: {
+    titleKey: 'alerts.masterWarning.pageTitle',
+    icon: 'alert',
+    resource: 'flightdeck.cockpit.master_warning',
+    usesRefresh: true,
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/alerts/MasterWarningPage'), 'MasterWarningPage'),
+});
+
+/** Spec 2 and 7: thresholds per server and for every server, with the metric's chart. */
+const thresholdsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/management/thresholds',
+  validateSearch: validateThresholdsSearch,
+  staticData: {
+    titleKey: 'alerts.thresholds.pageTitle',
+    icon: 'bell',
+    resource: 'flightdeck.management.thresholds',
+    usesTimeRange: true,
+    usesRefresh: true,
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/alerts/ThresholdsPage'), 'ThresholdsPage'),
+});
+
+/** Spec 2: the alert history over the period picker's range. */
+const flashbackAlertsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/flashback/alerts',
+  staticData: {
+    titleKey: 'alerts.history.pageTitle',
+    icon: 'history',
+    resource: 'flightdeck.flashback.alerts',
+    usesTimeRange: true,
+    usesRefresh: true,
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(
+    () => import('../features/alerts/FlashbackAlertsPage'),
+    'FlashbackAlertsPage',
+  ),
+});
+
+/** Spec 2: the user's profile (id optional), by section; the console has the integrations section. */
+const profileRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/managements/profile/{-$id}',
+  validateSearch: validateProfileSearch,
+  staticData: { titleKey: 'alerts.profile.pageTitle', icon: 'user' },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/alerts/ProfilePage'), 'ProfilePage'),
+});
+
 /** Spec 2: deployment of collectors; the agent's pages share one chunk. */
 const deployRoute = createRoute({
   getParentRoute: () => shellRoute,
@@ -320,6 +379,10 @@ const routeTree = rootRoute.addChildren([
     hostsRoute,
     hostRoute,
     filesCriticalsRoute,
+    masterWarningRoute,
+    thresholdsRoute,
+    flashbackAlertsRoute,
+    profileRoute,
     deployRoute,
     deployAgentRoute,
     deployDockerRoute,

@@ -303,6 +303,15 @@ describe('/customer/system', () => {
         extra_config: {},
         sub_menu: [
           {
+            name: 'thresholds',
+            label: 'menu.thresholds',
+            icon: 'chart',
+            to: '/flightdeck/management/thresholds',
+            validation: 'flightdeck.management.thresholds',
+            sub_menu: [],
+            extra_config: {},
+          },
+          {
             name: 'about',
             label: 'menu.about',
             icon: 'info',
@@ -321,7 +330,34 @@ describe('/customer/system', () => {
       sub_menu: [],
       extra_config: {},
     };
-    // Enterprise grants the critical files; Freemium does not, so its Cockpit group stays empty and goes.
+    const masterWarning = {
+      name: 'master_warning',
+      label: 'menu.master_warning',
+      icon: 'alert',
+      to: '/flightdeck/cockpit/master_warning',
+      validation: 'flightdeck.cockpit.master_warning',
+      sub_menu: [],
+      extra_config: {},
+    };
+    const flashback = {
+      name: 'flashback',
+      label: 'menu.flashback',
+      icon: 'history',
+      to: null,
+      extra_config: {},
+      sub_menu: [
+        {
+          name: 'flashback_alerts',
+          label: 'menu.flashback_alerts',
+          icon: 'bell',
+          to: '/flightdeck/flashback/alerts',
+          validation: 'flightdeck.flashback.alerts',
+          sub_menu: [],
+          extra_config: {},
+        },
+      ],
+    };
+    // Enterprise grants the critical files; Freemium does not, so its Cockpit shows Master warning only.
     const cockpit = {
       name: 'cockpit',
       label: 'menu.cockpit',
@@ -329,6 +365,7 @@ describe('/customer/system', () => {
       to: null,
       extra_config: {},
       sub_menu: [
+        masterWarning,
         {
           name: 'files_criticals',
           label: 'menu.files_criticals',
@@ -343,10 +380,13 @@ describe('/customer/system', () => {
     expect(await data(await get('/customer/system/get_routes', tokens.admin), RoutesData)).toEqual([
       hosts,
       cockpit,
+      flashback,
       ...about,
     ]);
     expect(await data(await get('/customer/system/get_routes', tokens.a), RoutesData)).toEqual([
       hosts,
+      { ...cockpit, sub_menu: [masterWarning] },
+      flashback,
       ...about,
     ]);
     // The plan hides "about"; the Management group, left empty, goes too.
