@@ -17,6 +17,8 @@ import { filesRoutes } from './routes/files/routes';
 import { healthRoutes } from './routes/health/routes';
 import { agentKeyRoutes } from './routes/ingest/agent-key';
 import { ingestRoutes } from './routes/ingest/routes';
+import { integrationRoutes } from './routes/integrations/routes';
+import { maintenanceRoutes } from './routes/maintenance/routes';
 import { onboardingRoutes } from './routes/onboarding/routes';
 import { linuxRoutes } from './routes/servers/linux';
 import { serverRoutes } from './routes/servers/routes';
@@ -50,7 +52,9 @@ export function createApiRoutes(deps: AppDeps) {
     .route('/', downloadsRoutes(deps))
     .route('/', onboardingRoutes(deps))
     .route('/', dbtoolsRoutes(deps))
-    .route('/', alertRoutes(deps));
+    .route('/', alertRoutes(deps))
+    .route('/', maintenanceRoutes(deps))
+    .route('/', integrationRoutes(deps));
 }
 export type ApiRoutes = ReturnType<typeof createApiRoutes>;
 

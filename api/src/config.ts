@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { NOTIFY_ENV_FIELDS } from '@flightdeck/collector/notify';
 import { metricsStoreProblem } from '@flightdeck/collector/store';
 import { env, parseEnv } from '@flightdeck/schemas';
 import { z } from 'zod';
@@ -87,6 +88,13 @@ export const ApiEnvSchema = z.object({
     .trim()
     .min(3, 'expected a sender such as Name <address@example.com>')
     .default('Flightdeck <no-reply@flightdeck.local>'),
+  /**
+   * The chat channels of alert notifications and integrations: TELEGRAM_BOT_TOKEN,
+   * TELEGRAM_API_URL, SLACK_BOT_TOKEN, SLACK_API_URL, SLACK_WEBHOOK_URL, GCHAT_API_URL,
+   * WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_API_URL, WHATSAPP_API_VERSION. Base URLs
+   * default to the real services.
+   */
+  ...NOTIFY_ENV_FIELDS,
 });
 export type ApiEnv = z.infer<typeof ApiEnvSchema>;
 

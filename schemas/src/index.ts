@@ -9,6 +9,8 @@ export * from './api/dbtools';
 export * from './api/deploy';
 export * from './api/files';
 export * from './api/health';
+export * from './api/integrations';
+export * from './api/maintenance';
 export * from './api/pollers';
 export * from './api/pollers-cassandra';
 export * from './api/pollers-elasticsearch';

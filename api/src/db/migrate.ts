@@ -8,6 +8,8 @@ import { monitoredFiles } from './migrations/0005_monitored_files';
 import { agentInstalls } from './migrations/0006_agent_installs';
 import { agentlessServices } from './migrations/0007_agentless_services';
 import { alerts } from './migrations/0008_alerts';
+import { maintenance } from './migrations/0009_maintenance';
+import { integrations } from './migrations/0010_integrations';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -22,6 +24,8 @@ export const migrations = {
   '0006_agent_installs': agentInstalls,
   '0007_agentless_services': agentlessServices,
   '0008_alerts': alerts,
+  '0009_maintenance': maintenance,
+  '0010_integrations': integrations,
 };
 
 /** A migration that failed, with the name of the step. */

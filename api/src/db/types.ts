@@ -26,6 +26,8 @@ export interface Database {
   alert_rule_states: AlertRuleStatesTable;
   notification_integrations: NotificationIntegrationsTable;
   notification_outbox: NotificationOutboxTable;
+  maintenance_windows: MaintenanceWindowsTable;
+  maintenance_window_servers: MaintenanceWindowServersTable;
 }
 
 /** JSON kept as text: written as a string, read as a string. */
@@ -407,6 +409,8 @@ export interface AlertHistoryTable {
   notified: Defaulted<number>;
   /** Why the opening was not notified: maintenance, acknowledged, suppressed, eased. */
   quiet: string | null;
+  /** Migration 0009: the maintenance window that kept a change from being notified. */
+  maintenance_id: Defaulted<number | null>;
 }
 export type AlertHistoryRowDb = Selectable<AlertHistoryTable>;
 
@@ -436,6 +440,16 @@ export interface NotificationIntegrationsTable {
   updated_at: UnixSeconds;
   last_sent_at: UnixSeconds | null;
   last_error: string | null;
+  /** Migration 0010: a secret part of the target (a webhook URL), sealed with the api's key. */
+  secret: Defaulted<string | null>;
+  /** Migration 0010: the Telegram username; `webhook` or `bot` for Slack. */
+  detail: Defaulted<string | null>;
+  /** Migration 0010: the target a pending key confirms (a WhatsApp number). */
+  pending_target: Defaulted<string | null>;
+  /** Migration 0010: SHA-256 (hex) of a one-time key waiting to be confirmed. */
+  verify_hash: Defaulted<string | null>;
+  verify_until: Defaulted<UnixSeconds | null>;
+  verify_attempts: Defaulted<number>;
 }
 export type NotificationIntegrationRow = Selectable<NotificationIntegrationsTable>;
 
@@ -455,4 +469,33 @@ export interface NotificationOutboxTable {
   next_at_ms: number;
   done_at_ms: number | null;
   last_error: string | null;
+}
+
+/** A maintenance window (migration 0009); times in unix seconds, `weekdays` "1,3,5" (UTC, 0 Sunday). */
+export interface MaintenanceWindowsTable {
+  id: Generated<number>;
+  customer_id: number;
+  all_servers: Defaulted<number>;
+  /** '' covers the servers and all their services. */
+  service: Defaulted<string>;
+  start_at: UnixSeconds;
+  end_at: UnixSeconds;
+  recurrence: Defaulted<'none' | 'daily' | 'weekly'>;
+  weekdays: Defaulted<string>;
+  until_at: UnixSeconds | null;
+  /** End of the last occurrence; null: repeats with no end. */
+  last_end_at: UnixSeconds | null;
+  reason: string;
+  approved: Defaulted<number>;
+  created_by: number | null;
+  created_at: UnixSeconds;
+  finished_at: UnixSeconds | null;
+}
+export type MaintenanceWindowRow = Selectable<MaintenanceWindowsTable>;
+
+/** A server a maintenance window names (migration 0009). */
+export interface MaintenanceWindowServersTable {
+  customer_id: number;
+  window_id: number;
+  server_id: number;
 }

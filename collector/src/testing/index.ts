@@ -1,6 +1,10 @@
 /** Helpers for the test suites of the workspaces: a private NATS server per suite, a local SMTP server. */
 export {
+  type CapturedRequest,
+  type CaptureReply,
+  type CaptureServer,
   type ReceivedMail,
+  startCaptureServer,
   startTestSmtpServer,
   type TestSmtpServer,
   waitFor,

@@ -1,6 +1,11 @@
 import { type AlertChange, createAlertBook, type OpenAlert, type ThresholdRule } from '@flightdeck/collector';
 import type { Bus } from '@flightdeck/collector/bus';
-import { alertLink, alertNotification, type NotificationQueue } from '@flightdeck/collector/notify';
+import {
+  alertLink,
+  alertNotification,
+  type NotificationQueue,
+  type Recipient as NotifyRecipient,
+} from '@flightdeck/collector/notify';
 import {
   type AcknowledgeHours,
   type AlertEvent,
@@ -14,9 +19,12 @@ import {
   type WireRuleTransition,
 } from '@flightdeck/schemas';
 import type { Logger } from 'pino';
+import type { SecretBox } from '../../crypto/secrets';
 import type { Db } from '../../db/kysely';
 import type { AlertLevel, AlertRow, AlertThresholdRow } from '../../db/types';
 import { ApiError } from '../../errors';
+import { deliveryRecipient } from '../integrations/targets';
+import { maintenanceLookup } from '../maintenance/lookup';
 import { toAlertItem } from './queries';
 import { alertText, formatMetricValue, labelVars } from './text';
 
@@ -31,6 +39,8 @@ export interface AlertCoreOptions {
   publicUrl: string;
   /** Where notifications go; null: none are sent (no channel configured). */
   queue: NotificationQueue | null;
+  /** Opens the sealed webhook URLs of Slack and Google Chat integrations; absent: those are skipped. */
+  secrets?: () => SecretBox;
   now?: () => number;
 }
 
@@ -38,7 +48,7 @@ export interface AlertCoreOptions {
  * The api's side of the alert lifecycle: the collectors' level changes become open alerts and
  * history rows (collector/alerts/lifecycle decides new, updated, recurring, resolved and whether
  * to tell), each change is published on `fd.events.<tenant>` and, when it is to be told, queued
- * for every enabled e-mail integration of the customer. Changes are applied one at a time in this
+ * for every enabled integration of the customer's users. Changes are applied one at a time in this
  * process, each in its own transaction; a change replayed (a collector restarting, a message
  * delivered twice) finds the alert already at its level and does nothing.
  */
@@ -75,7 +85,7 @@ const RECIPIENTS_TTL_MS = 5_000;
 
 interface Recipient {
   userId: number;
-  address: string;
+  recipient: NotifyRecipient;
   locale: UserLocale;
 }
 
@@ -158,6 +168,10 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
   const thresholds = new Map<number, { row: AlertThresholdRow | undefined; at: number }>();
   const servers = new Map<string, { server: { id: number; name: string } | undefined; at: number }>();
   const recipients = new Map<number, { list: Recipient[]; at: number }>();
+  const secretsOr = () => {
+    if (!options.secrets) throw new Error('no secrets key to open a webhook with');
+    return options.secrets();
+  };
 
   // One change at a time in this process: the lifecycle reads the alert, then writes it.
   let chain: Promise<unknown> = Promise.resolve();
@@ -200,14 +214,24 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
       .innerJoin('users as u', (j) =>
         j.onRef('u.id', '=', 'n.user_id').onRef('u.customer_id', '=', 'n.customer_id'),
       )
-      .select(['n.user_id', 'n.target', 'u.locale'])
+      .select(['n.customer_id', 'n.user_id', 'n.channel', 'n.target', 'n.secret', 'n.detail', 'u.locale'])
       .where('n.customer_id', '=', customerId)
-      .where('n.channel', '=', 'email')
       .where('n.status', '=', 'enabled')
       .where('u.status', '=', 'ACTIVE')
       .orderBy('n.user_id')
       .execute();
-    const list = rows.map((r) => ({ userId: r.user_id, address: r.target, locale: localeOf(r.locale) }));
+    const list: Recipient[] = [];
+    for (const r of rows) {
+      try {
+        const recipient = deliveryRecipient(r, secretsOr);
+        if (recipient) list.push({ userId: r.user_id, recipient, locale: localeOf(r.locale) });
+      } catch (err) {
+        logger.error(
+          { err, tenant: customerId, channel: r.channel },
+          'integration target not readable; skipped',
+        );
+      }
+    }
     recipients.set(customerId, { list, at: now() });
     return list;
   }
@@ -265,13 +289,13 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
       return;
     }
     for (const r of list) {
-      const id = `${row.historic_id}:${change.event}:${row.change_seq}:${r.userId}:email`;
+      const id = `${row.historic_id}:${change.event}:${row.change_seq}:${r.userId}:${r.recipient.channel}`;
       try {
         await queue.enqueue(
           alertNotification({
             id,
             tenant: String(customerId),
-            recipient: { channel: 'email', address: r.address },
+            recipient: r.recipient,
             locale: r.locale,
             alert: {
               event: change.event,
@@ -287,6 +311,19 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
       } catch (err) {
         logger.error({ err, id }, 'alert notification not queued');
       }
+    }
+  }
+
+  /** The approved maintenance window covering a change; one that cannot be read counts as none. */
+  async function windowAt(customerId: number, serverId: number, service: string, atMs: number) {
+    try {
+      return await maintenanceLookup(db).activeWindowFor(customerId, serverId, service, atMs);
+    } catch (err) {
+      logger.error(
+        { err, tenant: customerId },
+        'maintenance windows could not be read; the alert change is told',
+      );
+      return null;
     }
   }
 
@@ -336,8 +373,12 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
         nextHistoricId: 1,
       },
     });
-    const change = book.apply({ ...t, rule: toRule(threshold, t.host) });
+    const window = await windowAt(customerId, server.id, t.service, t.ts);
+    const change = book.apply({ ...t, rule: toRule(threshold, t.host) }, { inMaintenance: window !== null });
     if (!change) return false;
+    // The window that kept this change quiet, recorded on the history row (the first reason wins).
+    const inWindow = change.quiet === 'maintenance' && window ? window : null;
+    let tell = change.notify;
 
     const level: AlertLevel = change.event === 'resolved' ? (current?.level ?? 'Y') : (t.to as AlertLevel);
     const crossed = level === 'R' ? (threshold.red ?? threshold.yellow) : (threshold.yellow ?? threshold.red);
@@ -381,6 +422,7 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
             ack_comment: null,
             notified: change.notify ? 1 : 0,
             quiet,
+            ...(inWindow ? { maintenance_id: inWindow.id } : {}),
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -419,7 +461,25 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
         return alert;
       }
       const open = current!;
+      if (inWindow) {
+        await trx
+          .updateTable('alert_history')
+          .set({ quiet: 'maintenance', maintenance_id: inWindow.id })
+          .where('id', '=', open.historic_id)
+          .where('customer_id', '=', customerId)
+          .where('quiet', 'is', null)
+          .execute();
+      }
       if (change.event === 'resolved') {
+        // An alert whose opening a maintenance window kept quiet resolves quietly as well: nothing
+        // was told when the window ended with it still open, so there is nothing to close.
+        const opened = await trx
+          .selectFrom('alert_history')
+          .select(['notified', 'quiet'])
+          .where('id', '=', open.historic_id)
+          .where('customer_id', '=', customerId)
+          .executeTakeFirst();
+        if (opened?.notified === 0 && opened.quiet === 'maintenance') tell = false;
         await trx.deleteFrom('alerts').where('id', '=', open.id).execute();
         await trx
           .updateTable('alert_history')
@@ -457,7 +517,7 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
       return updated;
     });
     await publish(eventOf(customerId, change.event, row, change.event === 'resolved' ? t.ts : undefined));
-    if (change.notify) await notify(customerId, change, row, server.name, crossed);
+    if (tell) await notify(customerId, change, row, server.name, crossed);
     return true;
   }
 

@@ -1,12 +1,14 @@
 import { ALERTS_WORKER } from '@flightdeck/collector';
 import type { Bus, Subscription } from '@flightdeck/collector/bus';
 import {
-  createEmailNotifier,
   createNotificationQueue,
+  createNotifiers,
   type Notification,
   type NotificationQueue,
   type NotificationQueueOptions,
   type Notifier,
+  type NotifyEnv,
+  notifierSettingsFromEnv,
 } from '@flightdeck/collector/notify';
 import {
   type AlertRulesData,
@@ -18,7 +20,9 @@ import {
 } from '@flightdeck/schemas';
 import type { Logger } from 'pino';
 import type { ApiConfig } from '../../config';
+import { createSecretBox, loadOrCreateSecretsKey, type SecretBox } from '../../crypto/secrets';
 import type { Db } from '../../db/kysely';
+import { recordedTarget } from '../integrations/targets';
 import { type AlertCore, createAlertCore } from './book';
 import { createDbOutbox } from './outbox';
 import { collectorRules, rulesVersion } from './thresholds';
@@ -32,8 +36,12 @@ export interface AlertServiceOptions {
   db: Db;
   bus: Bus;
   logger: Logger;
-  config: Pick<ApiConfig, 'PUBLIC_URL' | 'PORT' | 'SMTP_URL' | 'SMTP_FROM'>;
-  /** The channels to send on; default: e-mail when SMTP_URL is set. */
+  config: Pick<ApiConfig, 'PUBLIC_URL' | 'PORT' | 'SMTP_URL' | 'SMTP_FROM' | 'SECRETS_KEY' | 'DATA_DIR'> &
+    NotifyEnv;
+  /**
+   * The channels to send on; default: e-mail when SMTP_URL is set, Telegram and WhatsApp when
+   * their tokens are, Slack and Google Chat always (webhooks need no token).
+   */
   notifiers?: Notifier[];
   /** Back-off and time-outs of the notification queue. */
   queueOptions?: Omit<NotificationQueueOptions, 'notifiers' | 'outbox' | 'logger'>;
@@ -61,15 +69,18 @@ export interface AlertService extends AlertCore {
 /** A success is written to the integration row at most this often per address (a storm sends many). */
 const SENT_RECORD_MS = 60_000;
 
-/** A notifier that records each delivery's outcome on the recipient's integration row. */
+/**
+ * A notifier that records each delivery's outcome on the recipient's integration row, found by
+ * its channel and target (a webhook by its masked URL, see `recordedTarget`).
+ */
 function tracked(notifier: Notifier, db: Db, logger: Logger): Notifier {
   /** Per `tenant/address`: unix ms of the success last written, 0 after a failure. */
   const recorded = new Map<string, number>();
   async function mark(n: Notification, fields: { last_sent_at?: number; last_error: string | null }) {
-    if (n.recipient.channel !== 'email') return;
     const customerId = Number(n.tenant);
     if (!Number.isSafeInteger(customerId)) return;
-    const key = `${customerId}/${n.recipient.address}`;
+    const target = recordedTarget(n.recipient);
+    const key = `${customerId}/${n.recipient.channel}/${target}`;
     const now = Date.now();
     if (fields.last_error === null && now - (recorded.get(key) ?? 0) < SENT_RECORD_MS) return;
     recorded.set(key, fields.last_error === null ? now : 0);
@@ -78,8 +89,8 @@ function tracked(notifier: Notifier, db: Db, logger: Logger): Notifier {
         .updateTable('notification_integrations')
         .set(fields)
         .where('customer_id', '=', customerId)
-        .where('channel', '=', 'email')
-        .where('target', '=', n.recipient.address)
+        .where('channel', '=', n.recipient.channel)
+        .where('target', '=', target)
         .execute();
     } catch (err) {
       recorded.delete(key);
@@ -105,15 +116,13 @@ export async function startAlertService(options: AlertServiceOptions): Promise<A
   const { db, bus, logger, config } = options;
   const refreshMs = options.refreshMs ?? DEFAULT_RULES_REFRESH_MS;
   const base =
-    options.notifiers ??
-    (config.SMTP_URL
-      ? [
-          createEmailNotifier(
-            { url: config.SMTP_URL, from: config.SMTP_FROM },
-            logger.child({ name: 'email' }),
-          ),
-        ]
-      : []);
+    options.notifiers ?? createNotifiers(notifierSettingsFromEnv(config), logger.child({ name: 'notify' }));
+  let box: SecretBox | undefined;
+  // Made on first use: only a Slack or Google Chat webhook integration needs the key.
+  const secrets = () => {
+    box ??= createSecretBox(loadOrCreateSecretsKey(config.SECRETS_KEY, config.DATA_DIR));
+    return box;
+  };
   if (base.length === 0) {
     logger.warn(
       'no notification channel configured (set SMTP_URL for e-mail): alerts are recorded, not sent',
@@ -133,6 +142,7 @@ export async function startAlertService(options: AlertServiceOptions): Promise<A
     bus,
     logger,
     queue,
+    secrets,
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     ...(options.now ? { now: options.now } : {}),
   });

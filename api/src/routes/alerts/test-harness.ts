@@ -72,6 +72,8 @@ export interface AlertHarness {
 export async function startAlertHarness(
   engineName: Engine,
   transport: 'in-process' | 'nats' = 'in-process',
+  /** More api variables, e.g. the chat channels' base URLs pointing at a local capture server. */
+  env: Record<string, string> = {},
 ): Promise<AlertHarness> {
   const t = await createTestDatabase(engineName);
   await migrateToLatest(t.db);
@@ -90,7 +92,12 @@ export async function startAlertHarness(
     apiBus = bus;
   }
   const smtp = await startTestSmtpServer();
-  const config = loadApiConfig({ DATA_DIR: dir, SMTP_URL: smtp.url, PUBLIC_URL: 'http://flightdeck.test' });
+  const config = loadApiConfig({
+    DATA_DIR: dir,
+    SMTP_URL: smtp.url,
+    PUBLIC_URL: 'http://flightdeck.test',
+    ...env,
+  });
   const alerts = await startAlertService({
     db: t.db,
     bus: apiBus,

@@ -1,0 +1,3 @@
+import { maintenanceMigrationSuite } from './0009_maintenance.suite';
+
+maintenanceMigrationSuite('sqlite');

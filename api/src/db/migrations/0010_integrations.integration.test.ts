@@ -1,0 +1,4 @@
+import { integrationsMigrationSuite } from './0010_integrations.suite';
+
+/** The same suite on PostgreSQL (127.0.0.1:5432, a fresh database per test, dropped afterwards). */
+integrationsMigrationSuite('postgres');

@@ -1,0 +1,3 @@
+import { integrationsMigrationSuite } from './0010_integrations.suite';
+
+integrationsMigrationSuite('sqlite');

@@ -1,0 +1,3 @@
+import { integrationDeliverySuite } from './delivery.suite';
+
+integrationDeliverySuite('sqlite');

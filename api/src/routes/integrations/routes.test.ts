@@ -1,0 +1,3 @@
+import { integrationRoutesSuite } from './routes.suite';
+
+integrationRoutesSuite('sqlite');

@@ -1,0 +1,3 @@
+import { maintenanceRoutesSuite } from './routes.suite';
+
+maintenanceRoutesSuite('sqlite');
