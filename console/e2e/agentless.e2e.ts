@@ -28,7 +28,19 @@ async function openPostgresForm(page: Page) {
     .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-testid')));
   // What the collectors poll, and nothing the product cannot poll yet.
   expect(offered.sort()).toEqual(
-    ['apache', 'mysql', 'nginx', 'postgresql', 'url'].map((s) => `agentless-choice-${s}`),
+    [
+      'apache',
+      'cassandra',
+      'elasticsearch',
+      'mongodb',
+      'mssql',
+      'mysql',
+      'neo4j',
+      'nginx',
+      'oracle',
+      'postgresql',
+      'url',
+    ].map((s) => `agentless-choice-${s}`),
   );
   await page.getByTestId('agentless-choice-postgresql').click();
   await page.getByTestId('agentless-form').waitFor();

@@ -115,8 +115,7 @@ describe('sign-in', () => {
     await page.getByRole('button', { name: en.auth.signIn.submit }).click();
     await page.waitForURL((url) => url.pathname === HOME);
     expect(new URL(page.url()).search).toBe('');
-    // The master warning page is built by the alert issue: until then its route is not found.
-    await page.getByTestId('error-page').getByText(en.errorPage.notFound.message).waitFor();
+    await page.getByTestId('master-warning-page').waitFor();
   });
 
   test('/managements/about shows the same page in the shell, and signing out returns to /signin', async ({

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import en from '../src/i18n/en.json';
+import esFeatures from '../src/i18n/es.features.json';
 import es from '../src/i18n/es.json';
 import { mailDir, scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
 import { waitForCode } from './support/mailbox';
@@ -88,7 +89,7 @@ describe('sign-up', () => {
     await waitForShell(page);
     await page.getByTestId('drawer').getByRole('button', { name: en.common.switchToDark }).click();
     await page.getByLabel(en.common.language).selectOption('es');
-    await page.getByTestId('page-title').getByText(es.errorPage.notFound.title).waitFor();
+    await page.getByTestId('page-title').getByText(esFeatures.alerts.masterWarning.pageTitle).waitFor();
     expect(await scheme(page)).toBe('dark');
     await page.getByRole('button', { name: es.shell.logout }).click();
     await page.waitForURL((url) => url.pathname === '/signin');
@@ -99,7 +100,7 @@ describe('sign-up', () => {
       const fresh = await context.newPage();
       await signInThroughForm(fresh);
       await waitForShell(fresh);
-      await fresh.getByTestId('page-title').getByText(es.errorPage.notFound.title).waitFor();
+      await fresh.getByTestId('page-title').getByText(esFeatures.alerts.masterWarning.pageTitle).waitFor();
       expect(await scheme(fresh)).toBe('dark');
       expect(await fresh.evaluate(() => document.documentElement.lang)).toBe('es');
       await fresh.screenshot({ path: `${import.meta.dirname}/screenshots/signup--kept-es-dark.png` });
