@@ -1,11 +1,13 @@
 import { CassandraPollerConfig, PollerExtras } from '@flightdeck/schemas';
 import { Client } from 'cassandra-driver';
 import pino from 'pino';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noDockerEngine } from '../testing/docker';
 import { createCassandraPoller } from './cassandra';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import type { Poller } from './contract';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
+import { ok } from './testing/poll';
 
 /**
  * The Cassandra poller against Apache Cassandra 4.1 (the official `cassandra:4.1` image), through
@@ -16,19 +18,7 @@ import { outsideCatalogue, sampleValue } from './testing/catalogue';
 const IMAGE = 'cassandra:4.1';
 const logger = pino({ level: 'silent' });
 
-const noDocker = await Promise.race([
-  getContainerRuntimeClient().then(
-    () => null,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  ),
-  new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5_000).unref()),
-]);
-if (noDocker) console.warn(`Cassandra container suite skipped: no Docker engine (${noDocker})`);
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
+const noDocker = await noDockerEngine('Cassandra container suite');
 
 (noDocker ? describe.skip : describe)('Cassandra poller against Cassandra 4.1', () => {
   let container: StartedTestContainer;

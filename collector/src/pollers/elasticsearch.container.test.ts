@@ -1,10 +1,12 @@
 import { ElasticsearchPollerConfig, PollerExtras } from '@flightdeck/schemas';
 import pino from 'pino';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import { noDockerEngine } from '../testing/docker';
+import type { Poller } from './contract';
 import { createElasticsearchPoller } from './elasticsearch';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
+import { ok } from './testing/poll';
 
 /**
  * The Elasticsearch poller against Elasticsearch 8 (Elastic's image) as a single node with security
@@ -16,19 +18,7 @@ const IMAGE = 'docker.elastic.co/elasticsearch/elasticsearch:8.15.3';
 const INDEX = 'fd-logs';
 const logger = pino({ level: 'silent' });
 
-const noDocker = await Promise.race([
-  getContainerRuntimeClient().then(
-    () => null,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  ),
-  new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5_000).unref()),
-]);
-if (noDocker) console.warn(`Elasticsearch container suite skipped: no Docker engine (${noDocker})`);
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
+const noDocker = await noDockerEngine('Elasticsearch container suite');
 
 (noDocker ? describe.skip : describe)('Elasticsearch poller against Elasticsearch 8 (single node)', () => {
   let container: StartedTestContainer;

@@ -6,13 +6,15 @@ import {
 } from '@flightdeck/schemas';
 import { MongoClient } from 'mongodb';
 import pino from 'pino';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMongodbInspector } from '../dbtools/mongodb';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import { noDockerEngine } from '../testing/docker';
+import type { Poller, PollSuccess } from './contract';
 import { createMongodbPoller } from './mongodb';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import { waitFor } from './testing/net';
+import { ok } from './testing/poll';
 
 /**
  * The MongoDB poller and inspections against MongoDB 7 (the official image) started as a
@@ -25,19 +27,7 @@ const SET = 'rs0';
 const DB = 'fd_shop';
 const logger = pino({ level: 'silent' });
 
-const noDocker = await Promise.race([
-  getContainerRuntimeClient().then(
-    () => null,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  ),
-  new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5_000).unref()),
-]);
-if (noDocker) console.warn(`MongoDB container suite skipped: no Docker engine (${noDocker})`);
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
+const noDocker = await noDockerEngine('MongoDB container suite');
 
 (noDocker ? describe.skip : describe)('MongoDB poller against MongoDB 7 (single-member replica set)', () => {
   let container: StartedTestContainer;

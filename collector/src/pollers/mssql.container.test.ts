@@ -9,14 +9,16 @@ import {
 } from '@flightdeck/schemas';
 import sql from 'mssql';
 import pino from 'pino';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Inspector } from '../dbtools/contract';
 import { createMssqlInspector } from '../dbtools/mssql';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import { noDockerEngine } from '../testing/docker';
+import type { Poller, PollSuccess } from './contract';
 import { createMssqlPoller } from './mssql';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import { waitFor } from './testing/net';
+import { ok } from './testing/poll';
 
 /**
  * The SQL Server poller and inspections against SQL Server 2022 (Microsoft's image), through
@@ -30,19 +32,7 @@ const LIMITED = { user: 'fd_limited', password: 'Flightdeck_limited1' };
 const DB = 'fd_sales';
 const logger = pino({ level: 'silent' });
 
-const noDocker = await Promise.race([
-  getContainerRuntimeClient().then(
-    () => null,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  ),
-  new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5_000).unref()),
-]);
-if (noDocker) console.warn(`SQL Server container suite skipped: no Docker engine (${noDocker})`);
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
+const noDocker = await noDockerEngine('SQL Server container suite');
 
 async function data<T>(inspector: Inspector, request: Parameters<Inspector['inspect']>[0]): Promise<T> {
   const result = await inspector.inspect(request);

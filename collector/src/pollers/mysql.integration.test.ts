@@ -3,7 +3,7 @@ import { MysqlPollerConfig, PollerExtras } from '@flightdeck/schemas';
 import mysql from 'mysql2/promise';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import type { Poller, PollSuccess } from './contract';
 import { createMysqlPoller, MYSQL_IDLE_CONNECTION_MS } from './mysql';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import {
@@ -14,6 +14,7 @@ import {
   unansweredPort,
   waitFor,
 } from './testing/net';
+import { ok } from './testing/poll';
 
 /** Against the MariaDB server of this machine (127.0.0.1:3306, root without a password). */
 
@@ -34,11 +35,6 @@ function poller(over: Record<string, unknown> = {}, log: Logger = logger): Polle
   const p = createMysqlPoller(config, { logger: log });
   opened.push(p);
   return p;
-}
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {

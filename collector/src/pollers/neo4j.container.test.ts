@@ -1,12 +1,14 @@
 import { Neo4jPollerConfig, PollerExtras } from '@flightdeck/schemas';
 import { auth, type Driver, driver as neo4jDriver } from 'neo4j-driver';
 import pino from 'pino';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import { noDockerEngine } from '../testing/docker';
+import type { Poller, PollSuccess } from './contract';
 import { createNeo4jPoller } from './neo4j';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import { waitFor } from './testing/net';
+import { ok } from './testing/poll';
 
 /**
  * The Neo4j poller against Neo4j 5 Community Edition (the official `neo4j:5` image), through
@@ -18,19 +20,7 @@ const IMAGE = 'neo4j:5';
 const PASSWORD = 'flightdeck-secret';
 const logger = pino({ level: 'silent' });
 
-const noDocker = await Promise.race([
-  getContainerRuntimeClient().then(
-    () => null,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  ),
-  new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5_000).unref()),
-]);
-if (noDocker) console.warn(`Neo4j container suite skipped: no Docker engine (${noDocker})`);
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
+const noDocker = await noDockerEngine('Neo4j container suite');
 
 (noDocker ? describe.skip : describe)('Neo4j poller against Neo4j 5', () => {
   let container: StartedTestContainer;

@@ -1,12 +1,14 @@
 import { OraclePollerConfig, PollerExtras } from '@flightdeck/schemas';
 import oracledb, { type Connection } from 'oracledb';
 import pino from 'pino';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import { noDockerEngine } from '../testing/docker';
+import type { Poller, PollSuccess } from './contract';
 import { createOraclePoller } from './oracle';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import { waitFor } from './testing/net';
+import { ok } from './testing/poll';
 
 /**
  * The Oracle poller against Oracle Database 23ai Free (gvenzl/oracle-free, the image Oracle's own
@@ -20,19 +22,7 @@ const APP = { user: 'FD_APP', password: 'Flightdeck_app1' };
 const SERVICE = 'FREEPDB1';
 const logger = pino({ level: 'silent' });
 
-const noDocker = await Promise.race([
-  getContainerRuntimeClient().then(
-    () => null,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  ),
-  new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5_000).unref()),
-]);
-if (noDocker) console.warn(`Oracle container suite skipped: no Docker engine (${noDocker})`);
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
+const noDocker = await noDockerEngine('Oracle container suite');
 
 (noDocker ? describe.skip : describe)('Oracle poller against Oracle Database 23ai Free', () => {
   let container: StartedTestContainer;

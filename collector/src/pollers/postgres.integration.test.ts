@@ -4,7 +4,7 @@ import { PollerExtras, PostgresPollerConfig } from '@flightdeck/schemas';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Poller, PollResult, PollSuccess } from './contract';
+import type { Poller, PollSuccess } from './contract';
 import { createPostgresPoller, PG_IDLE_CONNECTION_MS } from './postgres';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import {
@@ -15,6 +15,7 @@ import {
   unansweredPort,
   waitFor,
 } from './testing/net';
+import { ok } from './testing/poll';
 import { startOwnPostgres } from './testing/postgres-cluster';
 
 /** Against the PostgreSQL server of this machine (127.0.0.1:5432, trust) and a cluster of the test's own. */
@@ -34,11 +35,6 @@ function poller(over: Record<string, unknown> = {}, log: Logger = logger): Polle
   const p = createPostgresPoller(config, { logger: log });
   opened.push(p);
   return p;
-}
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {

@@ -9,9 +9,9 @@ import type { Socket } from 'node:net';
 import { PollerExtras, UrlPollerConfig } from '@flightdeck/schemas';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PollResult, PollSuccess } from './contract';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import { freePort } from './testing/net';
+import { ok } from './testing/poll';
 import { selfSignedCertificate } from './testing/tls';
 import { createUrlPoller } from './url';
 
@@ -78,11 +78,6 @@ afterAll(async () => {
 
 const urlPoller = (over: Record<string, unknown>) =>
   createUrlPoller(UrlPollerConfig.parse({ timeout_ms: 2000, ...over }), { logger });
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
 
 describe('URL poller over http', () => {
   it('measures status, response time and a keyword found in the body', async () => {

@@ -2,10 +2,10 @@ import { ApachePollerConfig, NginxPollerConfig } from '@flightdeck/schemas';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApachePoller } from './apache';
-import type { PollResult, PollSuccess } from './contract';
 import { createNginxPoller } from './nginx';
 import { outsideCatalogue, sampleValue } from './testing/catalogue';
 import { freePort } from './testing/net';
+import { ok } from './testing/poll';
 import { type OwnWebServer, startApache, startNginx } from './testing/web-servers';
 
 /** Debian's nginx and apache2, each started on a free port with a config of this suite's own. */
@@ -36,11 +36,6 @@ const apachePoller = (over: Record<string, unknown> = {}) =>
       logger,
     },
   );
-
-function ok(result: PollResult): PollSuccess {
-  if (!result.ok) throw new Error(`poll failed: ${result.code}: ${result.message}`);
-  return result;
-}
 
 async function requests(port: number, path: string, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidBatchError, type MetricBatch } from '@flightdeck/schemas';
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { noDockerEngine } from '../testing/docker';
 import type { MetricStore } from './contract';
 import { createQuestdbStore } from './questdb';
 import { createSqliteStore } from './sqlite';
@@ -258,14 +259,7 @@ metricStoreContract('SQLite', async () => {
 });
 
 // QuestDB runs where a Docker engine answers; elsewhere the suite is reported as skipped.
-const noDocker = await Promise.race([
-  getContainerRuntimeClient().then(
-    () => null,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  ),
-  new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5_000).unref()),
-]);
-if (noDocker) console.warn(`QuestDB contract suite skipped: no Docker engine (${noDocker})`);
+const noDocker = await noDockerEngine('QuestDB contract suite');
 
 (noDocker ? describe.skip : describe)('QuestDB through testcontainers', () => {
   let container: StartedTestContainer;
