@@ -13,6 +13,7 @@ import { authRoutes } from './routes/auth/routes';
 import { customerRoutes } from './routes/customer/routes';
 import { dbtoolsRoutes } from './routes/dbtools/routes';
 import { downloadsRoutes } from './routes/downloads/routes';
+import { escalationRoutes } from './routes/escalation/routes';
 import { filesRoutes } from './routes/files/routes';
 import { healthRoutes } from './routes/health/routes';
 import { agentKeyRoutes } from './routes/ingest/agent-key';
@@ -54,7 +55,8 @@ export function createApiRoutes(deps: AppDeps) {
     .route('/', dbtoolsRoutes(deps))
     .route('/', alertRoutes(deps))
     .route('/', maintenanceRoutes(deps))
-    .route('/', integrationRoutes(deps));
+    .route('/', integrationRoutes(deps))
+    .route('/', escalationRoutes(deps));
 }
 export type ApiRoutes = ReturnType<typeof createApiRoutes>;
 

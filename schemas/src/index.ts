@@ -7,6 +7,7 @@ export * from './api/auth';
 export * from './api/customer';
 export * from './api/dbtools';
 export * from './api/deploy';
+export * from './api/escalation';
 export * from './api/files';
 export * from './api/health';
 export * from './api/integrations';

@@ -10,6 +10,8 @@ import { agentlessServices } from './migrations/0007_agentless_services';
 import { alerts } from './migrations/0008_alerts';
 import { maintenance } from './migrations/0009_maintenance';
 import { integrations } from './migrations/0010_integrations';
+import { escalation } from './migrations/0011_escalation';
+import { alertMutes } from './migrations/0012_alert_mutes';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -26,6 +28,8 @@ export const migrations = {
   '0008_alerts': alerts,
   '0009_maintenance': maintenance,
   '0010_integrations': integrations,
+  '0011_escalation': escalation,
+  '0012_alert_mutes': alertMutes,
 };
 
 /** A migration that failed, with the name of the step. */

@@ -28,6 +28,9 @@ export interface Database {
   notification_outbox: NotificationOutboxTable;
   maintenance_windows: MaintenanceWindowsTable;
   maintenance_window_servers: MaintenanceWindowServersTable;
+  escalation_chains: EscalationChainsTable;
+  alert_escalations: AlertEscalationsTable;
+  alert_mutes: AlertMutesTable;
 }
 
 /** JSON kept as text: written as a string, read as a string. */
@@ -411,8 +414,29 @@ export interface AlertHistoryTable {
   quiet: string | null;
   /** Migration 0009: the maintenance window that kept a change from being notified. */
   maintenance_id: Defaulted<number | null>;
+  /** Migration 0012: unix seconds of the first acknowledgement. */
+  acknowledged_at: Defaulted<UnixSeconds | null>;
+  /** Migration 0012: historic id of the "server unreachable" alert this one depended on. */
+  parent_id: Defaulted<number | null>;
 }
 export type AlertHistoryRowDb = Selectable<AlertHistoryTable>;
+
+/** Migration 0012: an alert type turned off, or a server or service marked intentionally unavailable. */
+export interface AlertMutesTable {
+  id: Generated<number>;
+  customer_id: number;
+  /** null: every server of the customer (a `disabled` mute only). */
+  server_id: number | null;
+  /** '' for the whole server. */
+  service: Defaulted<string>;
+  /** The alert type a `disabled` mute turns off; null for `unavailable`. */
+  type_id: number | null;
+  kind: 'disabled' | 'unavailable';
+  scope_key: string;
+  created_by: number | null;
+  created_at: UnixSeconds;
+}
+export type AlertMuteRow = Selectable<AlertMutesTable>;
 
 /** A running "for" duration of a collector (migration 0008), kept for a restart. */
 export interface AlertRuleStatesTable {
@@ -498,4 +522,24 @@ export interface MaintenanceWindowServersTable {
   customer_id: number;
   window_id: number;
   server_id: number;
+}
+
+/** An escalation chain of a customer (migration 0011); `severity` default, R or Y. */
+export interface EscalationChainsTable {
+  id: Generated<number>;
+  customer_id: number;
+  severity: 'default' | 'R' | 'Y';
+  /** EscalationStep[] of schemas, JSON. */
+  steps: JsonText;
+  updated_at: UnixSeconds;
+  updated_by: number | null;
+}
+export type EscalationChainRow = Selectable<EscalationChainsTable>;
+
+/** How far an alert occurrence's escalation went (migration 0011): the index of the last step sent. */
+export interface AlertEscalationsTable {
+  historic_id: number;
+  customer_id: number;
+  step: number;
+  updated_at_ms: number;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AlertStatus } from '../alert-status';
-import { AlertTypeId } from '../alert-types';
+import { AlertTypeCategory, AlertTypeId } from '../alert-types';
 import { ACKNOWLEDGE_HOURS, ALERT_LIFECYCLE_EVENTS, CompareOperator } from '../enums';
 import { metricByName } from '../metrics-catalog';
 import { Labels, MetricName } from '../wire';
@@ -561,3 +561,257 @@ export type AlertTransitionsData = z.infer<typeof AlertTransitionsData>;
 
 /** Bus subject suffix the api publishes on when a tenant's rules changed: `<prefix>.alerts.rules`. */
 export const alertRulesChangedSubject = (prefix: string) => `${prefix}.alerts.rules`;
+
+// ---------------------------------------------------------------------------------------------
+// Alert types, single alerts and occurrences (spec section 7: `/alert/*`, `alerts/get`, `get_name`)
+
+/** `POST /alert/list_types`: no body fields; the texts come in the session user's language. */
+export const AlertListTypesRequest = z.object({}).strict();
+export type AlertListTypesRequest = z.infer<typeof AlertListTypesRequest>;
+
+/** One alert type of the catalogue (1-49) with its title and message in the user's language. */
+export const AlertTypeEntry = z
+  .object({
+    id: z.number().int().positive(),
+    code: z.string(),
+    title: z.string(),
+    /** Message template with `{placeholders}`. */
+    message: z.string(),
+    /** Default severity: Y (warning) or R (critical). */
+    severity: z.enum(['Y', 'R']),
+    category: AlertTypeCategory,
+    /** Catalogue metrics a threshold of this type usually watches. */
+    metrics: z.array(z.string()),
+  })
+  .strict();
+export type AlertTypeEntry = z.infer<typeof AlertTypeEntry>;
+
+export const AlertListTypesData = z.array(AlertTypeEntry);
+export type AlertListTypesData = z.infer<typeof AlertListTypesData>;
+
+/** `POST /services_monitored/alerts/get_name`: the title of one alert type. */
+export const AlertGetNameRequest = z.object({ type_id: AlertTypeId }).strict();
+export type AlertGetNameRequest = z.infer<typeof AlertGetNameRequest>;
+
+export const AlertGetNameData = z
+  .object({ type_id: z.number().int().positive(), code: z.string(), name: z.string() })
+  .strict();
+export type AlertGetNameData = z.infer<typeof AlertGetNameData>;
+
+/** `POST /services_monitored/alerts/get`: one open alert by its id (the `id` of the list's items). */
+export const AlertGetRequest = z.object({ id: RowId }).strict();
+export type AlertGetRequest = z.infer<typeof AlertGetRequest>;
+
+/** The open alert with the name of its server; `alerts` is empty (no grouping for a single alert). */
+export const AlertGetData = z
+  .object({ server_id: z.number().int().positive(), server_name: z.string(), alert: AlertItem })
+  .strict();
+export type AlertGetData = z.infer<typeof AlertGetData>;
+
+/** `POST /alert/get_info`: one occurrence by its historic id. */
+export const AlertInfoRequest = z.object({ historic_id: RowId }).strict();
+export type AlertInfoRequest = z.infer<typeof AlertInfoRequest>;
+
+/**
+ * One occurrence with the threshold that raised it (null when that threshold was removed since;
+ * a dynamic one carries its sensitivity and direction), whether it is still open and, when its
+ * opening was not notified, why (maintenance, acknowledged, suppressed, eased).
+ */
+export const AlertInfoData = z
+  .object({
+    occurrence: AlertHistoryRow,
+    threshold: Threshold.nullable(),
+    open: z.boolean(),
+    quiet: z.string().nullable(),
+    /** Unix seconds of its first acknowledgement (null: never acknowledged). */
+    acknowledged_at: z.number().int().nullable(),
+  })
+  .strict();
+export type AlertInfoData = z.infer<typeof AlertInfoData>;
+
+/** `POST /alert/get_alert_history`: occurrences overlapping [start, end], newest first. */
+export const AlertGetAlertHistoryRequest = z
+  .object({ ...UnixRange, server_id: RowId.optional(), type_id: AlertTypeId.optional() })
+  .strict();
+export type AlertGetAlertHistoryRequest = z.infer<typeof AlertGetAlertHistoryRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// MTTA / MTTR (spec section 7: `GET /services_monitored/mttx/historic`)
+
+/** Widest range `mttx/historic` answers: one year of days. */
+export const MAX_MTTX_RANGE_S = 366 * 86_400;
+
+/** Query of `GET /services_monitored/mttx/historic`: unix seconds, optionally one server. */
+export const MttxHistoricParams = z
+  .object({
+    start: z.coerce.number().int().nonnegative(),
+    end: z.coerce.number().int().nonnegative(),
+    server_id: RowId.optional(),
+  })
+  .strict()
+  .refine((p) => Math.abs(p.end - p.start) <= MAX_MTTX_RANGE_S, {
+    message: 'the range may span one year at most',
+    path: ['end'],
+  });
+export type MttxHistoricParams = z.infer<typeof MttxHistoricParams>;
+
+/**
+ * Figures over a set of occurrences: how many opened, how many were acknowledged and resolved,
+ * the mean seconds from opening to the first acknowledgement (MTTA) and to resolution (MTTR);
+ * null means nothing to average.
+ */
+export const MttxFigures = z
+  .object({
+    opened: z.number().int().nonnegative(),
+    acknowledged: z.number().int().nonnegative(),
+    resolved: z.number().int().nonnegative(),
+    mtta_s: z.number().nonnegative().nullable(),
+    mttr_s: z.number().nonnegative().nullable(),
+  })
+  .strict();
+export type MttxFigures = z.infer<typeof MttxFigures>;
+
+/** Figures of the occurrences opened on one UTC day (`day`: unix seconds of its midnight). */
+export const MttxDay = MttxFigures.extend({ day: z.number().int() }).strict();
+export type MttxDay = z.infer<typeof MttxDay>;
+
+export const MttxHistoricData = z
+  .object({
+    start: z.number().int(),
+    end: z.number().int(),
+    server_id: z.number().int().positive().nullable(),
+    /** Days with at least one occurrence opened, oldest first. */
+    days: z.array(MttxDay),
+    overall: MttxFigures,
+  })
+  .strict();
+export type MttxHistoricData = z.infer<typeof MttxHistoricData>;
+
+// ---------------------------------------------------------------------------------------------
+// Mutes: alert types turned off, servers and services marked unavailable (spec section 7)
+
+/**
+ * `POST /services_monitored/alerts/change_alert_status`: turns alert type `id` off or back on for
+ * one server, or (no `server_id`) for all of the customer's servers. A type turned off raises
+ * nothing new; alerts of it already open are kept and their changes recorded without being told.
+ */
+export const ChangeAlertStatusRequest = z
+  .object({ id: AlertTypeId, enabled: z.boolean(), server_id: RowId.optional() })
+  .strict();
+export type ChangeAlertStatusRequest = z.infer<typeof ChangeAlertStatusRequest>;
+
+export const ChangeAlertStatusData = z
+  .object({
+    type_id: z.number().int().positive(),
+    server_id: z.number().int().positive().nullable(),
+    enabled: z.boolean(),
+  })
+  .strict();
+export type ChangeAlertStatusData = z.infer<typeof ChangeAlertStatusData>;
+
+/**
+ * `POST /services_monitored/alerts/set_unavailable` and `remove_unavailable`: marks a server, or
+ * one service of it, as intentionally unavailable (nothing new is raised for it while marked), or
+ * takes the mark off. Setting or removing twice is the same as once.
+ */
+export const UnavailableRequest = z.object({ server_id: RowId, service: ServiceCode.optional() }).strict();
+export type UnavailableRequest = z.infer<typeof UnavailableRequest>;
+
+export const UnavailableMark = z
+  .object({
+    server_id: z.number().int().positive(),
+    service: z.string().nullable(),
+    unavailable: z.boolean(),
+    /** Unix seconds the mark was set; null once removed. */
+    since: z.number().int().nullable(),
+  })
+  .strict();
+export type UnavailableMark = z.infer<typeof UnavailableMark>;
+
+/** `POST /mttx/get_historic_unavailable`: unavailability over [start, end], optionally one server. */
+export const HistoricUnavailableRequest = z.object({ ...UnixRange, server_id: RowId.optional() }).strict();
+export type HistoricUnavailableRequest = z.infer<typeof HistoricUnavailableRequest>;
+
+/**
+ * Where an unavailability period comes from: an "server unreachable" alert (type 1) of the server
+ * or of one service, or the agent's heartbeats having stopped (only the current period: past
+ * heartbeat gaps are not kept).
+ */
+export const UNAVAILABILITY_SOURCES = ['unreachable_alert', 'heartbeat'] as const;
+export const UnavailabilitySource = z.enum(UNAVAILABILITY_SOURCES);
+export type UnavailabilitySource = z.infer<typeof UnavailabilitySource>;
+
+export const UnavailabilityPeriod = z
+  .object({
+    server_id: z.number().int().positive(),
+    server_name: z.string(),
+    service: z.string().nullable(),
+    source: UnavailabilitySource,
+    /** The occurrence for `unreachable_alert`. */
+    historic_id: z.number().int().positive().nullable(),
+    start: z.number().int(),
+    /** null: still unavailable. */
+    end: z.number().int().nullable(),
+    /** Seconds of the period inside the asked range. */
+    seconds_in_range: z.number().int().nonnegative(),
+  })
+  .strict();
+export type UnavailabilityPeriod = z.infer<typeof UnavailabilityPeriod>;
+
+export const HistoricUnavailableData = z
+  .object({
+    periods: z.array(UnavailabilityPeriod),
+    /** Servers and services marked intentionally unavailable now. */
+    marked: z.array(UnavailableMark),
+  })
+  .strict();
+export type HistoricUnavailableData = z.infer<typeof HistoricUnavailableData>;
+
+// ---------------------------------------------------------------------------------------------
+// Disk thresholds per mount (spec section 7: `/specific_disk_config/*`)
+
+/** The metric the per-mount disk thresholds watch. */
+export const SPECIFIC_DISK_METRIC = 'disk.used_pct';
+
+/** `POST /specific_disk_config/list_specific_disk_config`: a server's per-mount disk thresholds. */
+export const ListSpecificDiskConfigRequest = z.object({ server_id: RowId }).strict();
+export type ListSpecificDiskConfigRequest = z.infer<typeof ListSpecificDiskConfigRequest>;
+
+/** One mount's used-percent levels (a defined threshold with the `mount` label). */
+export const SpecificDiskConfig = z
+  .object({
+    threshold_id: z.number().int().positive(),
+    server_id: z.number().int().positive(),
+    mount: z.string(),
+    yellow: z.number().nullable(),
+    red: z.number().nullable(),
+    enabled: z.boolean(),
+  })
+  .strict();
+export type SpecificDiskConfig = z.infer<typeof SpecificDiskConfig>;
+
+export const ListSpecificDiskConfigData = z.array(SpecificDiskConfig);
+export type ListSpecificDiskConfigData = z.infer<typeof ListSpecificDiskConfigData>;
+
+/**
+ * `POST /specific_disk_config/update_especific_disk_config`: sets one mount's used-percent levels
+ * (0-100, red not below yellow); saving the same mount again replaces its levels.
+ */
+export const UpdateSpecificDiskConfigRequest = z
+  .object({
+    server_id: RowId,
+    mount: z.string().trim().min(1).max(256),
+    yellow: z.number().min(0).max(100).nullable(),
+    red: z.number().min(0).max(100).nullable(),
+    enabled: z.boolean(),
+  })
+  .strict()
+  .refine((r) => r.yellow !== null || r.red !== null, {
+    message: 'give a yellow level, a red level or both',
+    path: ['red'],
+  })
+  .refine((r) => r.yellow === null || r.red === null || r.red >= r.yellow, {
+    message: 'the red level must not be below the yellow level',
+    path: ['red'],
+  });
+export type UpdateSpecificDiskConfigRequest = z.infer<typeof UpdateSpecificDiskConfigRequest>;

@@ -25,6 +25,7 @@ import type { AlertLevel, AlertRow, AlertThresholdRow } from '../../db/types';
 import { ApiError } from '../../errors';
 import { deliveryRecipient } from '../integrations/targets';
 import { maintenanceLookup } from '../maintenance/lookup';
+import { holdLookup, UNREACHABLE_TYPE_ID } from './dependencies';
 import { toAlertItem } from './queries';
 import { alertText, formatMetricValue, labelVars } from './text';
 
@@ -165,6 +166,7 @@ const localeOf = (v: string): UserLocale =>
 export function createAlertCore(options: AlertCoreOptions): AlertCore {
   const { db, bus, logger, queue } = options;
   const now = options.now ?? Date.now;
+  const holds = holdLookup(db, logger);
   const thresholds = new Map<number, { row: AlertThresholdRow | undefined; at: number }>();
   const servers = new Map<string, { server: { id: number; name: string } | undefined; at: number }>();
   const recipients = new Map<number, { list: Recipient[]; at: number }>();
@@ -348,6 +350,15 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
       .where('labels', '=', t.labels)
       .executeTakeFirst();
     if (t.to === 'G' ? !current : current?.level === t.to) return false;
+    // A muted type or target raises nothing new; an unreachable server holds its alerts back (dependencies.ts).
+    const hold = await holds.holdFor(
+      customerId,
+      server.id,
+      t.service,
+      threshold.type_id,
+      Math.floor(t.ts / 1000),
+    );
+    if (hold?.kind === 'muted' && !current) return false;
 
     let lastResolved: number | undefined;
     if (!current) {
@@ -379,6 +390,9 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
     // The window that kept this change quiet, recorded on the history row (the first reason wins).
     const inWindow = change.quiet === 'maintenance' && window ? window : null;
     let tell = change.notify;
+    const held =
+      hold && change.event !== 'resolved' ? (hold.kind === 'muted' ? 'muted' : 'dependency') : null;
+    if (held) tell = false;
 
     const level: AlertLevel = change.event === 'resolved' ? (current?.level ?? 'Y') : (t.to as AlertLevel);
     const crossed = level === 'R' ? (threshold.red ?? threshold.yellow) : (threshold.yellow ?? threshold.red);
@@ -394,7 +408,7 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
       },
       'en',
     );
-    const quiet = change.quiet ?? null;
+    const quiet = change.quiet ?? held;
     const row = await db.transaction().execute(async (trx): Promise<AlertRow> => {
       if (change.event === 'new' || change.event === 'recurring') {
         const history = await trx
@@ -420,9 +434,10 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
             ack_by: null,
             ack_user_id: null,
             ack_comment: null,
-            notified: change.notify ? 1 : 0,
+            notified: tell ? 1 : 0,
             quiet,
             ...(inWindow ? { maintenance_id: inWindow.id } : {}),
+            ...(hold?.kind === 'dependency' ? { parent_id: hold.parentId } : {}),
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -480,6 +495,9 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
           .where('customer_id', '=', customerId)
           .executeTakeFirst();
         if (opened?.notified === 0 && opened.quiet === 'maintenance') tell = false;
+        // So does one held back by a mute or a dependency and never told since.
+        if (opened?.notified === 0 && (opened.quiet === 'muted' || opened.quiet === 'dependency'))
+          tell = false;
         await trx.deleteFrom('alerts').where('id', '=', open.id).execute();
         await trx
           .updateTable('alert_history')
@@ -518,7 +536,35 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
     });
     await publish(eventOf(customerId, change.event, row, change.event === 'resolved' ? t.ts : undefined));
     if (tell) await notify(customerId, change, row, server.name, crossed);
+    if (change.event === 'resolved' && threshold.type_id === UNREACHABLE_TYPE_ID && current) {
+      await tellDependents(customerId, current.historic_id, server.name);
+    }
     return true;
+  }
+
+  /**
+   * The server is reachable again: the alerts that opened while it was not and are still open are
+   * real problems of their own, so each is told now as it stands. Those that resolved meanwhile
+   * stay untold.
+   */
+  async function tellDependents(customerId: number, parentId: number, serverName: string) {
+    const open = await db
+      .selectFrom('alerts as a')
+      .innerJoin('alert_history as h', (j) =>
+        j.onRef('h.id', '=', 'a.historic_id').onRef('h.customer_id', '=', 'a.customer_id'),
+      )
+      .selectAll('a')
+      .where('a.customer_id', '=', customerId)
+      .where('h.parent_id', '=', parentId)
+      .where('h.notified', '=', 0)
+      .execute();
+    for (const row of open) {
+      await db.updateTable('alert_history').set({ notified: 1 }).where('id', '=', row.historic_id).execute();
+      const th = await thresholdOf(customerId, row.threshold_id);
+      const crossed = th ? (row.level === 'R' ? (th.red ?? th.yellow) : (th.yellow ?? th.red)) : null;
+      const event = row.recurring === 1 ? 'recurring' : 'new';
+      await notify(customerId, { event, alert: toOpen(row), notify: true }, row, serverName, crossed);
+    }
   }
 
   async function saveStates(states: readonly WireRuleState[]) {
@@ -609,6 +655,8 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
               ack_user_id: userId,
               ack_comment: comment,
               event: 'acknowledged',
+              // The first acknowledgement is what the mean time to acknowledge measures to.
+              acknowledged_at: (eb) => eb.fn.coalesce('acknowledged_at', eb.val(Math.floor(now() / 1000))),
             })
             .where('id', '=', historicId)
             .where('customer_id', '=', customerId)

@@ -15,7 +15,7 @@ import {
   type ServerAlertHistoricRequest,
 } from '@flightdeck/schemas';
 import type { Db } from '../../db/kysely';
-import type { AlertRow } from '../../db/types';
+import type { AlertHistoryRowDb, AlertRow } from '../../db/types';
 
 /** An open alert as lists show it; `alerts` (nested) is filled by {@link groupAlerts}. */
 export function toAlertItem(row: AlertRow, nowS: number): AlertItem {
@@ -132,22 +132,11 @@ function historyQuery(db: Db, customerId: number, start: number, end: number) {
     .where((eb) => eb.or([eb('h.date_exit', 'is', null), eb('h.date_exit', '>=', from)]));
 }
 
-/** `alerts/get_historic`: occurrences overlapping the range, newest first. */
-export async function alertHistory(
-  db: Db,
-  customerId: number,
-  req: AlertHistoricRequest,
-): Promise<AlertHistoryRow[]> {
-  let q = historyQuery(db, customerId, req.start, req.end);
-  if (req.server_id !== undefined) q = q.where('h.server_id', '=', req.server_id);
-  if (req.type_id !== undefined) q = q.where('h.type_id', '=', req.type_id);
-  if (req.service !== undefined) q = q.where('h.service', '=', req.service);
-  const rows = await q
-    .orderBy('h.date_enter', 'desc')
-    .orderBy('h.id', 'desc')
-    .limit(req.limit ?? MAX_HISTORY_ROWS)
-    .execute();
-  return rows.map((h) => ({
+/** An occurrence as history lists show it, from its row and its server's names. */
+export function toHistoryRow(
+  h: AlertHistoryRowDb & { server_name: string | null; server_hostname: string },
+): AlertHistoryRow {
+  return {
     historic_id: h.id,
     alert_id: h.alert_id,
     server_id: h.server_id,
@@ -167,7 +156,25 @@ export async function alertHistory(
     ack_by: h.ack_by,
     ack_comment: h.ack_comment,
     notified: h.notified === 1,
-  }));
+  };
+}
+
+/** `alerts/get_historic`: occurrences overlapping the range, newest first. */
+export async function alertHistory(
+  db: Db,
+  customerId: number,
+  req: AlertHistoricRequest,
+): Promise<AlertHistoryRow[]> {
+  let q = historyQuery(db, customerId, req.start, req.end);
+  if (req.server_id !== undefined) q = q.where('h.server_id', '=', req.server_id);
+  if (req.type_id !== undefined) q = q.where('h.type_id', '=', req.type_id);
+  if (req.service !== undefined) q = q.where('h.service', '=', req.service);
+  const rows = await q
+    .orderBy('h.date_enter', 'desc')
+    .orderBy('h.id', 'desc')
+    .limit(req.limit ?? MAX_HISTORY_ROWS)
+    .execute();
+  return rows.map(toHistoryRow);
 }
 
 /** Occurrences read for one `/server/get_alert_historic` answer at most. */

@@ -10,11 +10,16 @@ import {
   DynamicThresholdRequest,
   type GetThresholdsServerData,
   GetThresholdsServerRequest,
+  type ListSpecificDiskConfigData,
+  ListSpecificDiskConfigRequest,
   type OkEnvelope,
   type ServerAlertHistoricData,
   ServerAlertHistoricRequest,
   SetAcknowledgeRequest,
+  SPECIFIC_DISK_METRIC,
+  type SpecificDiskConfig,
   type Threshold,
+  UpdateSpecificDiskConfigRequest,
 } from '@flightdeck/schemas';
 import { Hono } from 'hono';
 import { requireSession } from '../../auth/middleware';
@@ -27,8 +32,11 @@ import { jsonBody } from '../../http/body';
 import { requireResource } from '../../plans/guards';
 import { serverOr404 } from '../servers/shared';
 import { type AlertCore, createAlertCore } from './book';
+import { alertCallRoutes } from './calls';
 import { createEventHub, eventStream } from './events';
 import { emailIntegrationRoutes } from './integrations';
+import { mttxRoutes } from './mttx';
+import { muteRoutes } from './mutes';
 import { alertHistory, countAlerts, listAlertGroups, serverAlertHistoric } from './queries';
 import type { AlertService } from './service';
 import {
@@ -214,5 +222,78 @@ export function alertRoutes(deps: AppDeps) {
     .route(
       '/',
       emailIntegrationRoutes(deps, (customerId) => alerts.recipientsChanged(customerId)),
-    );
+    )
+    .post(
+      '/specific_disk_config/list_specific_disk_config',
+      session,
+      thresholdsPlan,
+      jsonBody(ListSpecificDiskConfigRequest),
+      async (c) => {
+        const { customerId } = c.get('session');
+        const server = await serverOr404(db, customerId, c.req.valid('json').server_id);
+        const rows = await db
+          .selectFrom('alert_thresholds')
+          .selectAll()
+          .where('customer_id', '=', customerId)
+          .where('server_id', '=', server.id)
+          .where('metric', '=', SPECIFIC_DISK_METRIC)
+          .where('mode', '=', 'defined')
+          .execute();
+        const data: ListSpecificDiskConfigData = rows
+          .map(toThreshold)
+          .filter((t) => t.labels?.mount !== undefined)
+          .map((t) => ({
+            threshold_id: t.id,
+            server_id: server.id,
+            mount: t.labels!.mount!,
+            yellow: t.yellow,
+            red: t.red,
+            enabled: t.enabled,
+          }))
+          .sort((a, b) => a.mount.localeCompare(b.mount));
+        return c.json(ok(data));
+      },
+    )
+    .post(
+      '/specific_disk_config/update_especific_disk_config',
+      session,
+      thresholdsPlan,
+      jsonBody(UpdateSpecificDiskConfigRequest),
+      async (c) => {
+        const { customerId, userId } = c.get('session');
+        const req = c.req.valid('json');
+        await serverOr404(db, customerId, req.server_id);
+        // A threshold on the mount's series: saving the same mount again replaces it (same scope).
+        const saved = await saveDefinedThreshold(
+          db,
+          customerId,
+          userId,
+          {
+            server_id: req.server_id,
+            metric: SPECIFIC_DISK_METRIC,
+            labels: { mount: req.mount },
+            operator: 'gt',
+            yellow: req.yellow,
+            red: req.red,
+            enabled: req.enabled,
+          },
+          Date.now(),
+        );
+        await afterSave(db, alerts, saved);
+        const t = toThreshold(saved.row);
+        return c.json(
+          ok<SpecificDiskConfig>({
+            threshold_id: t.id,
+            server_id: req.server_id,
+            mount: req.mount,
+            yellow: t.yellow,
+            red: t.red,
+            enabled: t.enabled,
+          }),
+        );
+      },
+    )
+    .route('/', alertCallRoutes(deps))
+    .route('/', muteRoutes(deps))
+    .route('/', mttxRoutes(deps));
 }

@@ -22,6 +22,7 @@ import type { Logger } from 'pino';
 import type { ApiConfig } from '../../config';
 import { createSecretBox, loadOrCreateSecretsKey, type SecretBox } from '../../crypto/secrets';
 import type { Db } from '../../db/kysely';
+import { createEscalationRunner, type EscalationRunner } from '../escalation/runner';
 import { recordedTarget } from '../integrations/targets';
 import { type AlertCore, createAlertCore } from './book';
 import { createDbOutbox } from './outbox';
@@ -59,6 +60,8 @@ export interface AlertServiceOptions {
  */
 export interface AlertService extends AlertCore {
   readonly queue: NotificationQueue | null;
+  /** Sends the later steps of escalation chains (started with the service). */
+  readonly escalation: EscalationRunner;
   /** Called by the threshold calls: collectors in this process are told at once, others within the refresh. */
   rulesChanged(): void;
   /** Runs `listener` on every rule change made through this process; returns the unsubscribe. */
@@ -147,6 +150,14 @@ export async function startAlertService(options: AlertServiceOptions): Promise<A
     ...(options.now ? { now: options.now } : {}),
   });
   const listeners = new Set<() => void>();
+  const escalation = createEscalationRunner({
+    db,
+    logger: logger.child({ name: 'escalation' }),
+    queue,
+    secrets,
+    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    ...(options.now ? { now: options.now } : {}),
+  });
 
   async function rules(params: AlertRulesParams): Promise<AlertRulesData> {
     const version = await rulesVersion(db);
@@ -198,10 +209,12 @@ export async function startAlertService(options: AlertServiceOptions): Promise<A
     core.expireAcknowledgements().catch((err) => logger.warn({ err }, 'acknowledgements not expired'));
   }, ACK_EXPIRY_MS);
   expiry.unref();
+  escalation.start();
 
   return {
     ...core,
     queue,
+    escalation,
     rulesChanged() {
       core.thresholdsChanged();
       for (const l of listeners) {
@@ -218,6 +231,7 @@ export async function startAlertService(options: AlertServiceOptions): Promise<A
     },
     async stop() {
       clearInterval(expiry);
+      await escalation.stop();
       await subscription.unsubscribe();
       await queue?.close();
       await Promise.allSettled(base.map((n) => n.close()));

@@ -1,0 +1,3 @@
+import { escalationMigrationSuite } from './0011_escalation.suite';
+
+escalationMigrationSuite('sqlite');

@@ -1,0 +1,3 @@
+import { alertMutesMigrationSuite } from './0012_alert_mutes.suite';
+
+alertMutesMigrationSuite('sqlite');

@@ -1,0 +1,3 @@
+import { alertCallsSuite } from './calls.suite';
+
+alertCallsSuite('sqlite');

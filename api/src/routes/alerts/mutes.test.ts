@@ -1,0 +1,3 @@
+import { alertMutesSuite } from './mutes.suite';
+
+alertMutesSuite('sqlite');

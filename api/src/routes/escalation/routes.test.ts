@@ -1,0 +1,3 @@
+import { escalationRoutesSuite } from './routes.suite';
+
+escalationRoutesSuite('sqlite');

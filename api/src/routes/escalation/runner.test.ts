@@ -1,0 +1,3 @@
+import { escalationRunnerSuite } from './runner.suite';
+
+escalationRunnerSuite('sqlite');
