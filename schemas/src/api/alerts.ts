@@ -709,6 +709,20 @@ export const ChangeAlertStatusData = z
   .strict();
 export type ChangeAlertStatusData = z.infer<typeof ChangeAlertStatusData>;
 
+/** `POST /services_monitored/alerts/list_status` {} -> data: the alert types turned off, by scope. */
+export const AlertTypeMute = z
+  .object({
+    type_id: z.number().int().positive(),
+    /** Null: turned off for all of the customer's servers. */
+    server_id: z.number().int().positive().nullable(),
+    /** Unix seconds it was turned off. */
+    since: z.number().int(),
+  })
+  .strict();
+export type AlertTypeMute = z.infer<typeof AlertTypeMute>;
+export const ListAlertStatusData = z.array(AlertTypeMute);
+export type ListAlertStatusData = z.infer<typeof ListAlertStatusData>;
+
 /**
  * `POST /services_monitored/alerts/set_unavailable` and `remove_unavailable`: marks a server, or
  * one service of it, as intentionally unavailable (nothing new is raised for it while marked), or
@@ -815,3 +829,94 @@ export const UpdateSpecificDiskConfigRequest = z
     path: ['red'],
   });
 export type UpdateSpecificDiskConfigRequest = z.infer<typeof UpdateSpecificDiskConfigRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Dynamic bands
+
+/** Where a dynamic band comes from, most specific first (collector/alerts/baseline.ts). */
+export const DYNAMIC_BAND_SEASONS = ['hour_of_week', 'hour_of_day', 'global'] as const;
+export const DynamicBandSeason = z.enum(DYNAMIC_BAND_SEASONS);
+export type DynamicBandSeason = z.infer<typeof DynamicBandSeason>;
+
+/** Longest range a band is drawn over: 31 days (one point per hour). */
+export const MAX_DYNAMIC_BAND_RANGE_S = 31 * 86_400;
+
+/**
+ * `POST /services_monitored/alerts/get_dynamic_band`: the band of a dynamic threshold on one of
+ * its servers over a range (unix seconds), as the collectors judge samples: learnt from the
+ * series' last 28 days of 5-minute averages.
+ */
+export const GetDynamicBandRequest = z
+  .object({
+    threshold_id: RowId,
+    server_id: RowId,
+    start: z.number().int().nonnegative(),
+    end: z.number().int().positive(),
+  })
+  .strict()
+  .refine((r) => r.end > r.start, { message: 'the end must be after the start', path: ['end'] })
+  .refine((r) => r.end - r.start <= MAX_DYNAMIC_BAND_RANGE_S, {
+    message: 'the range may span at most 31 days; pick a shorter period',
+    path: ['start'],
+  });
+export type GetDynamicBandRequest = z.infer<typeof GetDynamicBandRequest>;
+
+/**
+ * The band over the range, one point per hour (the band changes only at the hour): `x` unix
+ * seconds, `lower`/`median`/`upper` in the metric's unit and the season each point's band comes
+ * from. Not `armed` while the history spans under 24 h: then the arrays are empty.
+ */
+export const GetDynamicBandData = z
+  .object({
+    threshold_id: RowId,
+    server_id: RowId,
+    metric: z.string(),
+    algorithm: z.string(),
+    armed: z.boolean(),
+    sensitivity: z.number(),
+    direction: DynamicThresholdDirection,
+    /** Unix seconds of the first and last 5-minute average learnt from (null without history). */
+    learnt_from: z.number().nullable(),
+    learnt_to: z.number().nullable(),
+    points: z.number().int().nonnegative(),
+    x: z.array(z.number()),
+    lower: z.array(z.number()),
+    median: z.array(z.number()),
+    upper: z.array(z.number()),
+    season: z.array(DynamicBandSeason),
+    season_key: z.array(z.string()),
+  })
+  .strict();
+export type GetDynamicBandData = z.infer<typeof GetDynamicBandData>;
+
+/**
+ * `POST /services_monitored/alerts/change_alert_dynamic_tresholds`: changes a dynamic threshold's
+ * sensitivity, direction, "for" duration or whether it is on; what is left out stays.
+ */
+export const ChangeAlertDynamicThresholdsRequest = z
+  .object({
+    id: RowId,
+    sensitivity: z
+      .number({ message: 'the sensitivity must be a number' })
+      .min(MIN_DYNAMIC_SENSITIVITY, `the sensitivity must be at least ${MIN_DYNAMIC_SENSITIVITY}`)
+      .max(MAX_DYNAMIC_SENSITIVITY, `the sensitivity must be at most ${MAX_DYNAMIC_SENSITIVITY}`)
+      .optional(),
+    direction: DynamicThresholdDirection.optional(),
+    for_s: z
+      .number({ message: 'the duration must be a number of seconds' })
+      .int('the duration must be a whole number of seconds')
+      .min(0, 'the duration must not be negative')
+      .max(MAX_THRESHOLD_FOR_S, 'the duration may be at most one day (86400 s)')
+      .optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+  .refine(
+    (r) =>
+      r.sensitivity !== undefined ||
+      r.direction !== undefined ||
+      r.for_s !== undefined ||
+      r.enabled !== undefined,
+    { message: 'give at least one of sensitivity, direction, for_s or enabled to change' },
+  );
+export type ChangeAlertDynamicThresholdsRequest = z.infer<typeof ChangeAlertDynamicThresholdsRequest>;

@@ -4,6 +4,7 @@ import {
   ChangeAlertStatusData,
   EmailIntegration,
   HistoricUnavailableData,
+  ListAlertStatusData,
   ListSpecificDiskConfigData,
   SpecificDiskConfig,
   UnavailableMark,
@@ -123,17 +124,29 @@ export function alertMutesSuite(engine: Engine) {
         server_id: null,
         enabled: false,
       });
+      const muted = async (token?: string) =>
+        (
+          await expectOk(await h.call('POST', `${ALERTS}/list_status`, {}, token), ListAlertStatusData)
+        ).data.map(({ type_id, server_id }) => ({ type_id, server_id }));
+      expect(await muted()).toEqual([
+        { type_id: 10, server_id: null },
+        { type_id: 10, server_id: h.a.serverId },
+      ]);
+      // Another customer sees none of them.
+      expect(await muted(h.b.token)).toEqual([]);
       const on = await h.call('POST', `${ALERTS}/change_alert_status`, {
         id: 10,
         enabled: true,
         server_id: h.a.serverId,
       });
       expect((await expectOk(on, ChangeAlertStatusData)).data.enabled).toBe(true);
+      expect(await muted()).toEqual([{ type_id: 10, server_id: null }]);
       expect(await change(cpu, 'cpu.total', 'G', 'R', 95)).toBe(0);
       await expectOk(
         await h.call('POST', `${ALERTS}/change_alert_status`, { id: 10, enabled: true }),
         ChangeAlertStatusData,
       );
+      expect(await muted()).toEqual([]);
       expect(await change(cpu, 'cpu.total', 'G', 'R', 95)).toBe(1);
       expect(await openOf(cpu)).toMatchObject({ type_id: 10, level: 'R' });
       expect(await change(cpu, 'cpu.total', 'R', 'G', 10)).toBe(1);

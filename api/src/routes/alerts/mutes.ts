@@ -1,6 +1,8 @@
 import {
   type ChangeAlertStatusData,
   ChangeAlertStatusRequest,
+  EmptyRequest,
+  type ListAlertStatusData,
   type OkEnvelope,
   type UnavailableMark,
   UnavailableRequest,
@@ -82,6 +84,20 @@ export function muteRoutes(deps: AppDeps) {
   const session = requireSession(db);
 
   return new Hono<AppEnv>()
+    .post(`${ALERTS}/list_status`, session, jsonBody(EmptyRequest), async (c) => {
+      const { customerId } = c.get('session');
+      const rows = await db
+        .selectFrom('alert_mutes')
+        .select(['type_id', 'server_id', 'created_at'])
+        .where('customer_id', '=', customerId)
+        .where('kind', '=', 'disabled')
+        .execute();
+      // By type, the all-servers mute first (SQLite and PostgreSQL order nulls differently).
+      const list = rows
+        .map((r) => ({ type_id: r.type_id!, server_id: r.server_id, since: r.created_at }))
+        .sort((x, y) => x.type_id - y.type_id || (x.server_id ?? 0) - (y.server_id ?? 0));
+      return c.json(ok<ListAlertStatusData>(list));
+    })
     .post(`${ALERTS}/change_alert_status`, session, jsonBody(ChangeAlertStatusRequest), async (c) => {
       const { customerId, userId } = c.get('session');
       const req = c.req.valid('json');

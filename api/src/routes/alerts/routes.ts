@@ -33,6 +33,7 @@ import { requireResource } from '../../plans/guards';
 import { serverOr404 } from '../servers/shared';
 import { type AlertCore, createAlertCore } from './book';
 import { alertCallRoutes } from './calls';
+import { dynamicThresholdRoutes } from './dynamic';
 import { createEventHub, eventStream } from './events';
 import { emailIntegrationRoutes } from './integrations';
 import { mttxRoutes } from './mttx';
@@ -292,6 +293,12 @@ export function alertRoutes(deps: AppDeps) {
           }),
         );
       },
+    )
+    .route(
+      '/',
+      dynamicThresholdRoutes(deps, THRESHOLDS_RESOURCE, (row) =>
+        afterSave(db, alerts, { row, seriesChanged: false }),
+      ),
     )
     .route('/', alertCallRoutes(deps))
     .route('/', muteRoutes(deps))

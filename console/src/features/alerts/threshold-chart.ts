@@ -144,3 +144,121 @@ export function withThresholdLines(options: uPlot.Options, levels: readonly Thre
 function devicePixelRatioOf(): number {
   return typeof devicePixelRatio === 'number' ? devicePixelRatio : 1;
 }
+
+/** The band of a dynamic threshold as `get_dynamic_band` answers it: one point per hour. */
+export interface DynamicBandPoints {
+  x: readonly number[];
+  lower: readonly number[];
+  median: readonly number[];
+  upper: readonly number[];
+}
+
+/** The band at each x of a chart: null where the band has no point (before it, or an hour gap). */
+export interface ChartBand {
+  lower: (number | null)[];
+  median: (number | null)[];
+  upper: (number | null)[];
+}
+
+const BAND_STEP_S = 3600;
+
+/**
+ * The band mapped onto a chart's x values: each x takes the band point of its hour (the last band
+ * point at or before it, when less than an hour before), as the band holds for the whole hour.
+ */
+export function bandForChart(band: DynamicBandPoints, xs: readonly number[]): ChartBand {
+  const out: ChartBand = { lower: [], median: [], upper: [] };
+  let j = 0;
+  for (const x of xs) {
+    while (j + 1 < band.x.length && band.x[j + 1]! <= x) j++;
+    const bx = band.x[j];
+    const inside = bx !== undefined && bx <= x && x - bx < BAND_STEP_S;
+    out.lower.push(inside ? band.lower[j]! : null);
+    out.median.push(inside ? band.median[j]! : null);
+    out.upper.push(inside ? band.upper[j]! : null);
+  }
+  return out;
+}
+
+/** A y range widened so the band shows whole. */
+export function rangeWithBand(range: [number, number], band: ChartBand): [number, number] {
+  let low = range[0];
+  let high = range[1];
+  for (const v of band.lower) if (v !== null && v < low) low = v;
+  for (const v of band.upper) if (v !== null && v > high) high = v;
+  if (low === high) {
+    low -= 1;
+    high += 1;
+  }
+  return [low, high];
+}
+
+/** Colours of the band: a translucent fill between lower and upper, the median dashed. */
+export const BAND_COLORS = {
+  fill: 'rgba(34, 139, 230, 0.14)',
+  edge: 'rgba(34, 139, 230, 0.45)',
+  median: '#228be6',
+};
+
+/**
+ * uPlot options with a dynamic band drawn under the series: the area between lower and upper
+ * shaded, the median dashed, and the y scale widened to show the band. `band` is mapped onto the
+ * chart's x values ({@link bandForChart}).
+ */
+export function withDynamicBand(options: uPlot.Options, band: ChartBand): uPlot.Options {
+  if (!band.median.some((v) => v !== null)) return options;
+  const y = options.scales?.y;
+  const baseRange = y?.range;
+  const range: uPlot.Scale.Range = (u, min, max) => {
+    const base: [number, number] =
+      typeof baseRange === 'function'
+        ? (baseRange(u, min, max, 'y') as [number, number])
+        : Array.isArray(baseRange)
+          ? [baseRange[0] ?? min, baseRange[1] ?? max]
+          : [min, max];
+    return rangeWithBand(base, band);
+  };
+  const draw = (u: uPlot) => {
+    const xs = u.data[0];
+    const { ctx } = u;
+    const px = (i: number) => u.valToPos(xs[i]!, 'x', true);
+    const py = (v: number) => u.valToPos(v, 'y', true);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+    ctx.clip();
+    // Each run of consecutive points with a band is one shape: along the upper edge, back along the lower.
+    let i = 0;
+    while (i < xs.length) {
+      if (band.upper[i] === null || band.upper[i] === undefined) {
+        i++;
+        continue;
+      }
+      let end = i;
+      while (end + 1 < xs.length && band.upper[end + 1] !== null && band.upper[end + 1] !== undefined) end++;
+      ctx.beginPath();
+      for (let k = i; k <= end; k++) ctx.lineTo(px(k), py(band.upper[k]!));
+      for (let k = end; k >= i; k--) ctx.lineTo(px(k), py(band.lower[k]!));
+      ctx.closePath();
+      ctx.fillStyle = BAND_COLORS.fill;
+      ctx.fill();
+      ctx.lineWidth = devicePixelRatioOf();
+      ctx.strokeStyle = BAND_COLORS.edge;
+      ctx.setLineDash([]);
+      ctx.stroke();
+      ctx.beginPath();
+      for (let k = i; k <= end; k++) ctx.lineTo(px(k), py(band.median[k]!));
+      ctx.lineWidth = Math.max(1, 1.5 * devicePixelRatioOf());
+      ctx.strokeStyle = BAND_COLORS.median;
+      ctx.setLineDash([6, 4]);
+      ctx.stroke();
+      i = end + 1;
+    }
+    ctx.restore();
+  };
+  return {
+    ...options,
+    scales: { ...options.scales, y: { ...y, range } },
+    plugins: [...(options.plugins ?? []), { hooks: { drawClear: [draw] } }],
+  };
+}

@@ -15,12 +15,19 @@ import {
 } from '../../../charts/uplot-config';
 import { QueryError } from '../../servers/components/QueryError';
 import { chartQuery, type RangeKey } from '../../servers/queries';
+import { dynamicBandQuery } from '../dynamic-threshold';
 import {
+  BAND_COLORS,
+  bandForChart,
+  type ChartBand,
   chartForThreshold,
+  type DynamicBandPoints,
   type ThresholdLevel,
   thresholdLevels,
+  withDynamicBand,
   withThresholdLines,
 } from '../threshold-chart';
+import { DynamicThresholdEditor } from './DynamicThresholdEditor';
 
 const HEIGHT = 220;
 /** While the series has no point yet, the chart asks again this often (the agent samples every 10 s). */
@@ -33,7 +40,8 @@ function hasPoints(chart: ChartData, threshold: Pick<ServerThreshold, 'metric' |
 /**
  * The chart of a threshold's metric on one server over the period picker's range, with the
  * threshold's yellow, red and recovery levels drawn across it and named under it. A dynamic
- * threshold has no fixed level: its series is drawn alone, with a note.
+ * threshold has no fixed level: its learnt band is drawn instead (shaded, median dashed), with a
+ * note while it is still learning, and its settings can be changed under the chart.
  */
 export function ThresholdChart({
   serverId,
@@ -62,6 +70,12 @@ export function ThresholdChart({
     [query.data, threshold.metric, threshold.labels],
   );
   const levels = useMemo(() => (threshold.mode === 'defined' ? thresholdLevels(threshold) : []), [threshold]);
+  const dynamic = threshold.mode === 'dynamic';
+  const bandQuery = useQuery({
+    ...dynamicBandQuery(threshold.id, serverId, range, threshold.sensitivity),
+    enabled: dynamic,
+  });
+  const band = dynamic ? bandQuery.data : undefined;
 
   let body: React.ReactNode;
   if (query.isPending) body = <Skeleton height={HEIGHT} aria-label={t('common.loading')} />;
@@ -84,7 +98,14 @@ export function ThresholdChart({
     );
   else
     body = (
-      <LevelsPlot data={data} levels={levels} offset={offset} period={query.data?.period} label={title} />
+      <LevelsPlot
+        data={data}
+        levels={levels}
+        band={band?.armed ? band : undefined}
+        offset={offset}
+        period={query.data?.period}
+        label={title}
+      />
     );
 
   return (
@@ -112,12 +133,35 @@ export function ThresholdChart({
             </Text>
           </Group>
         ))}
-        {threshold.mode === 'dynamic' && (
-          <Text size="xs" c="dimmed">
-            {t('alerts.thresholds.dynamicNoBand')}
+        {dynamic && band?.armed && (
+          <>
+            <Group gap={6} wrap="nowrap" data-level="band">
+              <Box
+                w={18}
+                h={10}
+                style={{ background: BAND_COLORS.fill, border: `1px solid ${BAND_COLORS.edge}` }}
+                aria-hidden
+              />
+              <Text size="xs">{t('alerts.dynamic.band', { sensitivity: band.sensitivity })}</Text>
+            </Group>
+            <Group gap={6} wrap="nowrap" data-level="median">
+              <Box w={18} h={0} style={{ borderTop: `2px dashed ${BAND_COLORS.median}` }} aria-hidden />
+              <Text size="xs">{t('alerts.dynamic.median')}</Text>
+            </Group>
+          </>
+        )}
+        {dynamic && band && !band.armed && (
+          <Text size="xs" c="dimmed" data-testid="dynamic-band-learning">
+            {t('alerts.dynamic.learning')}
+          </Text>
+        )}
+        {dynamic && bandQuery.isError && (
+          <Text size="xs" c="red">
+            {t('alerts.dynamic.bandFailed')}
           </Text>
         )}
       </Group>
+      {dynamic && <DynamicThresholdEditor threshold={threshold} />}
     </Card>
   );
 }
@@ -126,18 +170,25 @@ export function ThresholdChart({
 function LevelsPlot({
   data,
   levels,
+  band,
   offset,
   period,
   label,
 }: {
   data: ChartData;
   levels: ThresholdLevel[];
+  band: DynamicBandPoints | undefined;
   offset: number;
   period: { start: number; end: number } | undefined;
   label: string;
 }) {
   const container = useRef<HTMLDivElement>(null);
-  const chart = useRef<{ plot: uPlot; data: ChartData; levels: ThresholdLevel[] } | null>(null);
+  const chart = useRef<{
+    plot: uPlot;
+    data: ChartData;
+    levels: ThresholdLevel[];
+    band: DynamicBandPoints | undefined;
+  } | null>(null);
   const periodRef = useRef(period);
   periodRef.current = period;
   const scheme = useComputedColorScheme('light');
@@ -146,13 +197,21 @@ function LevelsPlot({
     const element = container.current;
     if (!element) return;
     const current = chart.current;
-    if (current && current.levels === levels && sameShape(current.data, data)) {
+    // The band is drawn from the chart's x values: a new band or new x values make a new plot.
+    if (
+      current &&
+      current.levels === levels &&
+      current.band === band &&
+      sameShape(current.data, data) &&
+      (band === undefined || current.data.x_values === data.x_values)
+    ) {
       current.plot.setData(toAlignedData(data));
       current.data = data;
       return;
     }
     current?.plot.destroy();
-    const options = withThresholdLines(
+    const mapped: ChartBand | undefined = band ? bandForChart(band, data.x_values) : undefined;
+    const withLines = withThresholdLines(
       buildChartOptions({
         data,
         width: element.clientWidth || 300,
@@ -164,8 +223,9 @@ function LevelsPlot({
       }),
       levels,
     );
-    chart.current = { plot: new uPlot(options, toAlignedData(data), element), data, levels };
-  }, [data, levels, scheme, offset]);
+    const options = mapped ? withDynamicBand(withLines, mapped) : withLines;
+    chart.current = { plot: new uPlot(options, toAlignedData(data), element), data, levels, band };
+  }, [data, levels, band, scheme, offset]);
 
   useEffect(
     () => () => {

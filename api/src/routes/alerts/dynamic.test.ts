@@ -1,0 +1,3 @@
+import { dynamicThresholdSuite } from './dynamic.suite';
+
+dynamicThresholdSuite('sqlite');
