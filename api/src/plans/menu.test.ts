@@ -91,6 +91,9 @@ describe('buildMenu', () => {
       '/flightdeck/cockpit/files_criticals',
       '/flightdeck/flashback/alerts',
       '/flightdeck/management/thresholds',
+      '/flightdeck/management/alerts',
+      '/flightdeck/management/maintenance',
+      '/flightdeck/management/escalation',
       '/managements/about',
     ]);
   });

@@ -66,6 +66,30 @@ export const MENU_CATALOGUE: readonly MenuEntry[] = [
     to: '/flightdeck/management/thresholds',
     validation: 'flightdeck.management.thresholds',
   },
+  {
+    name: 'management_alerts',
+    parent: 'managements',
+    label: 'menu.management_alerts',
+    icon: 'alert',
+    to: '/flightdeck/management/alerts',
+    validation: 'flightdeck.management.alerts',
+  },
+  {
+    name: 'maintenance',
+    parent: 'managements',
+    label: 'menu.maintenance',
+    icon: 'tools',
+    to: '/flightdeck/management/maintenance',
+    validation: 'flightdeck.management.maintenance',
+  },
+  {
+    name: 'escalation',
+    parent: 'managements',
+    label: 'menu.escalation',
+    icon: 'bell',
+    to: '/flightdeck/management/escalation',
+    validation: 'flightdeck.management.escalation',
+  },
   { name: 'about', parent: 'managements', label: 'menu.about', icon: 'info', to: '/managements/about' },
 ];
 

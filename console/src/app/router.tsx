@@ -246,6 +246,52 @@ const thresholdsRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/alerts/ThresholdsPage'), 'ThresholdsPage'),
 });
 
+/** Spec 2 and 7: MTTA/MTTR, muting alert types, unavailable marks and their history. */
+const managementAlertsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/management/alerts',
+  staticData: {
+    titleKey: 'alerts.management.pageTitle',
+    icon: 'bell',
+    resource: 'flightdeck.management.alerts',
+    usesTimeRange: true,
+    usesRefresh: true,
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(
+    () => import('../features/alerts/ManagementAlertsPage'),
+    'ManagementAlertsPage',
+  ),
+});
+
+/** Spec 2 and 7: maintenance windows by state, a new-window form and the per-day chart. */
+const maintenanceRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/management/maintenance',
+  staticData: {
+    titleKey: 'maintenance.heading',
+    icon: 'tools',
+    resource: 'flightdeck.management.maintenance',
+    usesTimeRange: true,
+    usesRefresh: true,
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/maintenance/MaintenancePage'), 'MaintenancePage'),
+});
+
+/** Spec 7, "Integrations": the escalation chain per severity, with its steps' delays and recipients. */
+const escalationRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/flightdeck/management/escalation',
+  staticData: {
+    titleKey: 'escalation.heading',
+    icon: 'bell',
+    resource: 'flightdeck.management.escalation',
+  },
+  errorComponent: ShellErrorPage,
+  component: lazyRouteComponent(() => import('../features/escalation/EscalationPage'), 'EscalationPage'),
+});
+
 /** Spec 2: the alert history over the period picker's range. */
 const flashbackAlertsRoute = createRoute({
   getParentRoute: () => shellRoute,
@@ -381,6 +427,9 @@ const routeTree = rootRoute.addChildren([
     filesCriticalsRoute,
     masterWarningRoute,
     thresholdsRoute,
+    managementAlertsRoute,
+    maintenanceRoute,
+    escalationRoute,
     flashbackAlertsRoute,
     profileRoute,
     deployRoute,

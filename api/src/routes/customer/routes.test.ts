@@ -312,6 +312,33 @@ describe('/customer/system', () => {
             extra_config: {},
           },
           {
+            name: 'management_alerts',
+            label: 'menu.management_alerts',
+            icon: 'alert',
+            to: '/flightdeck/management/alerts',
+            validation: 'flightdeck.management.alerts',
+            sub_menu: [],
+            extra_config: {},
+          },
+          {
+            name: 'maintenance',
+            label: 'menu.maintenance',
+            icon: 'tools',
+            to: '/flightdeck/management/maintenance',
+            validation: 'flightdeck.management.maintenance',
+            sub_menu: [],
+            extra_config: {},
+          },
+          {
+            name: 'escalation',
+            label: 'menu.escalation',
+            icon: 'bell',
+            to: '/flightdeck/management/escalation',
+            validation: 'flightdeck.management.escalation',
+            sub_menu: [],
+            extra_config: {},
+          },
+          {
             name: 'about',
             label: 'menu.about',
             icon: 'info',
@@ -383,11 +410,16 @@ describe('/customer/system', () => {
       flashback,
       ...about,
     ]);
+    // Freemium has no escalation page.
+    const freemiumAbout = about.map((g) => ({
+      ...g,
+      sub_menu: g.sub_menu.filter((e) => e.name !== 'escalation'),
+    }));
     expect(await data(await get('/customer/system/get_routes', tokens.a), RoutesData)).toEqual([
       hosts,
       { ...cockpit, sub_menu: [masterWarning] },
       flashback,
-      ...about,
+      ...freemiumAbout,
     ]);
     // The plan hides "about"; the Management group, left empty, goes too.
     expect(await data(await get('/customer/system/get_routes', tokens.custom), RoutesData)).toEqual([hosts]);

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { sessionQuery } from '../auth/queries';
+import { ChatIntegrationCards } from '../integrations/components/ChatIntegrationCards';
 import './alerts-styles';
 import { EmailIntegrationCard } from './components/EmailIntegrationCard';
 import { PROFILE_SECTIONS, type ProfileSection } from './search';
@@ -63,6 +64,7 @@ export function ProfilePage() {
                 {t('alerts.integrations.intro')}
               </Text>
               <EmailIntegrationCard />
+              <ChatIntegrationCards />
             </Stack>
           </Tabs.Panel>
         </Tabs>
