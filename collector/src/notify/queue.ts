@@ -307,26 +307,44 @@ export function createNotificationQueue(options: NotificationQueueOptions): Noti
    * signal: the slot is freed and the attempt counts as a retryable failure.
    */
   function attempt(notifier: Notifier, n: Notification, cancel: AbortSignal): Promise<void> {
-    const signal = AbortSignal.any([cancel, AbortSignal.timeout(sendTimeoutMs)]);
+    // A timer of its own rather than AbortSignal.timeout() inside AbortSignal.any(): Node may
+    // collect that timeout signal before it fires, and a notifier ignoring its signal would then
+    // hold its slot for ever.
+    const controller = new AbortController();
+    const onCancel = () => controller.abort(cancel.reason);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no answer within ${sendTimeoutMs} ms`));
+    }, sendTimeoutMs);
+    const signal = controller.signal;
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () =>
+      const settle = () => {
+        clearTimeout(timer);
+        cancel.removeEventListener('abort', onCancel);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        settle();
         reject(
           new NotifyError(
-            cancel.aborted
-              ? `${notifier.channel}: cancelled, the queue is closing`
-              : `${notifier.channel}: no answer within ${sendTimeoutMs} ms`,
+            timedOut
+              ? `${notifier.channel}: no answer within ${sendTimeoutMs} ms`
+              : `${notifier.channel}: cancelled, the queue is closing`,
             { retryable: true },
           ),
         );
-      if (signal.aborted) return onAbort();
+      };
+      if (cancel.aborted) return onAbort();
+      cancel.addEventListener('abort', onCancel, { once: true });
       signal.addEventListener('abort', onAbort, { once: true });
       notifier.send(n, signal).then(
         () => {
-          signal.removeEventListener('abort', onAbort);
+          settle();
           resolve();
         },
         (err: unknown) => {
-          signal.removeEventListener('abort', onAbort);
+          settle();
           reject(err);
         },
       );
