@@ -12,6 +12,7 @@ import { maintenance } from './migrations/0009_maintenance';
 import { integrations } from './migrations/0010_integrations';
 import { escalation } from './migrations/0011_escalation';
 import { alertMutes } from './migrations/0012_alert_mutes';
+import { alertDynamic } from './migrations/0013_alert_dynamic';
 
 /**
  * Every migration, in order. A static object rather than a folder scan, so the bundled start
@@ -30,6 +31,7 @@ export const migrations = {
   '0010_integrations': integrations,
   '0011_escalation': escalation,
   '0012_alert_mutes': alertMutes,
+  '0013_alert_dynamic': alertDynamic,
 };
 
 /** A migration that failed, with the name of the step. */

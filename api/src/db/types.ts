@@ -382,6 +382,8 @@ export interface AlertsTable {
   ack_user_id: number | null;
   ack_comment: string | null;
   change_seq: Defaulted<number>;
+  /** Migration 0013: why a dynamic threshold fired (schemas DynamicReason as JSON), the latest change's. */
+  dynamic: Defaulted<string | null>;
 }
 export type AlertRow = Selectable<AlertsTable>;
 
@@ -418,6 +420,8 @@ export interface AlertHistoryTable {
   acknowledged_at: Defaulted<UnixSeconds | null>;
   /** Migration 0012: historic id of the "server unreachable" alert this one depended on. */
   parent_id: Defaulted<number | null>;
+  /** Migration 0013: why a dynamic threshold fired (schemas DynamicReason as JSON), the latest change's. */
+  dynamic: Defaulted<string | null>;
 }
 export type AlertHistoryRowDb = Selectable<AlertHistoryTable>;
 

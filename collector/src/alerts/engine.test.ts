@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   AlertTransitionsParams,
   type CommandReply,
@@ -11,6 +14,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessBus, type InProcessBus, type Subscription } from '../bus/index';
 import { waitFor } from '../notify/test-servers';
+import { createSqliteStore } from '../store/sqlite';
 import { ALERTS_WORKER, type AlertEngine, startAlertEngine } from './engine';
 
 const logger = pino({ level: 'silent' });
@@ -158,4 +162,68 @@ describe('alert engine', () => {
     ]);
     expect(engine.stats().transitions_queued).toBe(0);
   }, 20_000);
+
+  it('sends the band, season, algorithm and score with a dynamic level change, and nothing extra with a defined one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fd-engine-test-'));
+    const store = createSqliteStore({ path: join(dir, 'metrics.db') });
+    try {
+      const now = Date.now();
+      const MIN = 60_000;
+      // Three days of web-1's CPU around 20% (18-22), one sample a minute: enough for the hour of the day.
+      const samples: MetricBatch['samples'] = [];
+      for (let t = now - 3 * 86_400_000, i = 0; t < now; t += MIN, i++) {
+        samples.push({ m: 'cpu.total', v: 18 + (i % 5), t });
+      }
+      await store.write([{ v: 1, tenant: 't1', host: 'web-1', source: 'agent', ts: now, samples }]);
+      bus = createInProcessBus({ logger });
+      const api = apiOn(bus, [
+        rule({
+          host: 'web-1',
+          mode: 'dynamic',
+          warning: null,
+          critical: null,
+          sensitivity: 3,
+          direction: 'above',
+        }),
+        rule({ id: 2, host: 'web-2' }),
+      ]);
+      serving = await api.serve();
+      engine = await startAlertEngine({ bus, logger, store });
+      let ts = now + 1_000;
+      // The band is learnt in the background once the rule arrives: judge samples until it is armed.
+      await waitFor(
+        async () => {
+          engine!.evaluate([batch('web-1', 95, ts++)]);
+          await engine!.flush();
+          return api.received.length > 0;
+        },
+        'the dynamic threshold to fire',
+        15_000,
+      );
+      engine.evaluate([batch('web-2', 95, ts)]);
+      await engine.flush();
+
+      const [dyn, defined] = api.received;
+      expect(dyn).toMatchObject({ rule_id: 1, host: 'web-1', from: 'G', to: 'R', value: 95 });
+      const reason = dyn!.dynamic!;
+      expect(reason).toMatchObject({
+        algorithm: 'seasonal-median-mad',
+        season: 'hour_of_day',
+        season_key: String(new Date(ts).getUTCHours()).padStart(2, '0'),
+      });
+      expect(reason.band.median).toBeGreaterThanOrEqual(18);
+      expect(reason.band.median).toBeLessThanOrEqual(22);
+      expect(reason.band.lower).toBeLessThan(reason.band.median);
+      expect(reason.band.upper).toBeGreaterThan(reason.band.median);
+      expect(reason.band.upper).toBeLessThan(95);
+      expect(reason.score).toBeGreaterThan(3);
+      expect(defined).toMatchObject({ rule_id: 2, host: 'web-2', to: 'R' });
+      expect(defined).not.toHaveProperty('dynamic');
+    } finally {
+      await engine?.stop();
+      engine = undefined;
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

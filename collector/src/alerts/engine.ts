@@ -14,15 +14,8 @@ import {
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/contract';
 import type { MetricStore } from '../store/contract';
-import { createDynamicSet, type DynamicRule, type DynamicSet } from './baseline';
-import {
-  createRuleIndex,
-  type RuleLevel,
-  type RuleMatch,
-  type SeriesRuleState,
-  step,
-  type ThresholdRule,
-} from './rules';
+import { createDynamicSet, type DynamicRule, type DynamicSet, type DynamicTransition } from './baseline';
+import { createRuleIndex, type RuleMatch, type SeriesRuleState, step, type ThresholdRule } from './rules';
 
 /** Worker the api serves the alert engine's commands on (`alert_rules`, `alert_transitions`). */
 export const ALERTS_WORKER = 'alerts';
@@ -189,18 +182,7 @@ export async function startAlertEngine(options: AlertEngineOptions): Promise<Ale
     }
   };
 
-  const onDynamic = (t: {
-    rule: { id: number };
-    tenant: string;
-    host: string;
-    service: string;
-    metric: string;
-    labels: string;
-    from: RuleLevel;
-    to: RuleLevel;
-    value: number;
-    ts: number;
-  }) =>
+  const onDynamic = (t: DynamicTransition) =>
     push({
       rule_id: t.rule.id,
       tenant: t.tenant,
@@ -212,6 +194,13 @@ export async function startAlertEngine(options: AlertEngineOptions): Promise<Ale
       to: t.to,
       value: t.value,
       ts: t.ts,
+      dynamic: {
+        algorithm: t.algorithm,
+        band: { lower: t.band.lower, median: t.band.median, upper: t.band.upper },
+        season: t.season,
+        season_key: t.season_key,
+        score: t.score,
+      },
     });
 
   // ---- talking to the api -----------------------------------------------------------------------

@@ -202,6 +202,22 @@ export type DynamicThresholdRequest = z.infer<typeof DynamicThresholdRequest>;
 export const AlertLifecycle = z.enum(ALERT_LIFECYCLE_EVENTS);
 export type AlertLifecycle = z.infer<typeof AlertLifecycle>;
 
+/**
+ * Why a dynamic threshold fired (collector/alerts/baseline.ts): the band the sample was judged
+ * against, the season that band was learnt from (`season_key`: `mon-14`, `14` or `all`), the
+ * algorithm and the score |value - median| / sigma.
+ */
+export const DynamicReason = z
+  .object({
+    algorithm: z.literal('seasonal-median-mad'),
+    band: z.object({ lower: z.number(), median: z.number(), upper: z.number() }).strict(),
+    season: z.enum(['hour_of_week', 'hour_of_day', 'global']),
+    season_key: z.string().max(16),
+    score: z.number(),
+  })
+  .strict();
+export type DynamicReason = z.infer<typeof DynamicReason>;
+
 /** One open alert of an alert group (spec section 3). */
 export interface AlertItem {
   /** Id of the open alert (one per rule and series). */
@@ -227,6 +243,8 @@ export interface AlertItem {
   ack_until: number | null;
   ack_by: string | null;
   ack_comment: string | null;
+  /** Why it fired, for a dynamic threshold (latest change); null for a defined one. */
+  dynamic: DynamicReason | null;
   /** Other series of the same type and service on the server (e.g. several mounts), least severe last. */
   alerts: AlertItem[];
 }
@@ -248,6 +266,7 @@ export const AlertItem: z.ZodType<AlertItem> = z.lazy(() =>
       ack_until: z.number().int().nullable(),
       ack_by: z.string().nullable(),
       ack_comment: z.string().nullable(),
+      dynamic: DynamicReason.nullable(),
       alerts: z.array(AlertItem),
     })
     .strict(),
@@ -350,6 +369,8 @@ export const AlertHistoryRow = z
     ack_comment: z.string().nullable(),
     /** Whether its opening was notified (false in maintenance, while acknowledged...). */
     notified: z.boolean(),
+    /** Why it fired, for a dynamic threshold (latest change); null for a defined one. */
+    dynamic: DynamicReason.nullable(),
   })
   .strict();
 export type AlertHistoryRow = z.infer<typeof AlertHistoryRow>;
@@ -533,6 +554,8 @@ export const WireRuleTransition = z
     value: z.number(),
     /** Unix ms of the sample. */
     ts: z.number().int().positive(),
+    /** Why a dynamic rule changed level; absent for a defined one. */
+    dynamic: DynamicReason.optional(),
   })
   .strict();
 export type WireRuleTransition = z.infer<typeof WireRuleTransition>;

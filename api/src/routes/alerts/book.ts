@@ -26,7 +26,7 @@ import { ApiError } from '../../errors';
 import { deliveryRecipient } from '../integrations/targets';
 import { maintenanceLookup } from '../maintenance/lookup';
 import { holdLookup, UNREACHABLE_TYPE_ID } from './dependencies';
-import { toAlertItem } from './queries';
+import { parseDynamic, toAlertItem } from './queries';
 import { alertText, formatMetricValue, labelVars } from './text';
 
 /** Why an open alert resolves without a sample saying so (history `quiet`). */
@@ -154,6 +154,7 @@ function summaryText(
       labels: row.labels,
       value: row.value,
       threshold,
+      dynamic: parseDynamic(row.dynamic),
     },
     locale,
   );
@@ -405,10 +406,13 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
         labels: t.labels,
         value: t.value,
         threshold: crossed,
+        dynamic: threshold.mode === 'dynamic' ? (t.dynamic ?? null) : null,
       },
       'en',
     );
     const quiet = change.quiet ?? held;
+    // Why a dynamic threshold fired, the latest change's; a defined threshold has none.
+    const dynamic = threshold.mode === 'dynamic' && t.dynamic ? JSON.stringify(t.dynamic) : null;
     const row = await db.transaction().execute(async (trx): Promise<AlertRow> => {
       if (change.event === 'new' || change.event === 'recurring') {
         const history = await trx
@@ -436,6 +440,7 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
             ack_comment: null,
             notified: tell ? 1 : 0,
             quiet,
+            dynamic,
             ...(inWindow ? { maintenance_id: inWindow.id } : {}),
             ...(hold?.kind === 'dependency' ? { parent_id: hold.parentId } : {}),
           })
@@ -465,6 +470,7 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
             ack_user_id: null,
             ack_comment: null,
             change_seq: 1,
+            dynamic,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -516,6 +522,7 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
           value: t.value,
           changed_at_ms: t.ts,
           change_seq: open.change_seq + 1,
+          ...(dynamic !== null ? { dynamic } : {}),
         })
         .where('id', '=', open.id)
         .returningAll()
@@ -528,6 +535,7 @@ export function createAlertCore(options: AlertCoreOptions): AlertCore {
           event: 'updated',
           text,
           value: t.value,
+          ...(dynamic !== null ? { dynamic } : {}),
         })
         .where('id', '=', open.historic_id)
         .where('customer_id', '=', customerId)

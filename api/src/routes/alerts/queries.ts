@@ -9,6 +9,7 @@ import {
   alertStatusRank,
   combineStatus,
   DEFAULT_ALERT_HISTORIC_GROUP_MINUTES,
+  DynamicReason,
   MAX_HISTORY_ROWS,
   rollUpList,
   type ServerAlertHistoricData,
@@ -16,6 +17,11 @@ import {
 } from '@flightdeck/schemas';
 import type { Db } from '../../db/kysely';
 import type { AlertHistoryRowDb, AlertRow } from '../../db/types';
+
+/** Why a dynamic threshold fired, as stored (JSON of {@link DynamicReason}); null for a defined one. */
+export function parseDynamic(stored: string | null): DynamicReason | null {
+  return stored === null ? null : DynamicReason.parse(JSON.parse(stored));
+}
 
 /** An open alert as lists show it; `alerts` (nested) is filled by {@link groupAlerts}. */
 export function toAlertItem(row: AlertRow, nowS: number): AlertItem {
@@ -36,6 +42,7 @@ export function toAlertItem(row: AlertRow, nowS: number): AlertItem {
     ack_until: acknowledged ? row.ack_until : null,
     ack_by: acknowledged ? row.ack_by : null,
     ack_comment: acknowledged ? row.ack_comment : null,
+    dynamic: parseDynamic(row.dynamic),
     alerts: [],
   };
 }
@@ -156,6 +163,7 @@ export function toHistoryRow(
     ack_by: h.ack_by,
     ack_comment: h.ack_comment,
     notified: h.notified === 1,
+    dynamic: parseDynamic(h.dynamic),
   };
 }
 

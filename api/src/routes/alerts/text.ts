@@ -1,4 +1,10 @@
-import { alertTypeText, formatBytes, metricByName, type UserLocale } from '@flightdeck/schemas';
+import {
+  alertTypeText,
+  type DynamicReason,
+  formatBytes,
+  metricByName,
+  type UserLocale,
+} from '@flightdeck/schemas';
 
 const round = (v: number, digits: number) => {
   const f = 10 ** digits;
@@ -47,19 +53,34 @@ export interface AlertTextInput {
   metric: string;
   labels: string;
   value: number;
-  /** The level crossed, or null for the boolean operators. */
+  /** The level crossed, or null for the boolean operators and dynamic thresholds. */
   threshold: number | null;
+  /** Why a dynamic threshold fired: the text names the band's bound crossed and adds the band and score. */
+  dynamic?: DynamicReason | null;
 }
+
+/** The sentence a dynamic alert's text ends with, per language. */
+const OUTSIDE_BAND: Record<UserLocale, (band: string, score: string) => string> = {
+  en: (band, score) => ` Outside its usual band ${band} (score ${score}).`,
+  es: (band, score) => ` Fuera de su banda habitual ${band} (puntuación ${score}).`,
+  pt: (band, score) => ` Fora da sua faixa usual ${band} (pontuação ${score}).`,
+};
 
 /** The alert's text in a language, from its type's message (schemas/alert-types). */
 export function alertText(input: AlertTextInput, locale: UserLocale): string {
   const labels = labelVars(input.labels);
-  return alertTypeText(input.typeId, locale, {
+  const d = input.dynamic;
+  const crossed =
+    input.threshold ?? (d ? (input.value >= d.band.median ? d.band.upper : d.band.lower) : null);
+  const text = alertTypeText(input.typeId, locale, {
     ...labels,
     server: input.serverName,
     service: input.service || input.metric,
     value: formatMetricValue(input.metric, input.value),
-    ...(input.threshold !== null ? { threshold: formatMetricValue(input.metric, input.threshold) } : {}),
+    ...(crossed !== null ? { threshold: formatMetricValue(input.metric, crossed) } : {}),
     url: labels.url ?? input.serverName,
   });
+  if (!d) return text;
+  const band = `${formatMetricValue(input.metric, d.band.lower)}–${formatMetricValue(input.metric, d.band.upper)}`;
+  return text + OUTSIDE_BAND[locale](band, String(Math.round(d.score * 10) / 10));
 }

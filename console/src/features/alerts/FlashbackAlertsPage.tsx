@@ -29,6 +29,7 @@ import { QueryError } from '../servers/components/QueryError';
 import { rangeKey, serversListQuery } from '../servers/queries';
 import './alerts-styles';
 import { alertTypeLabel, labelsText } from './alert-view';
+import { DynamicWhyText } from './components/DynamicWhyText';
 import { AlertStatusBadge } from './components/StatusBadge';
 import { filterHistory, type HistoryRowFilters } from './history';
 import { alertHistoryQuery, alertsKeys } from './queries';
@@ -247,6 +248,13 @@ export function FlashbackAlertsPage() {
                         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                           {row.alert_text}
                         </Text>
+                        {row.dynamic && (
+                          <DynamicWhyText
+                            reason={row.dynamic}
+                            metric={row.metric}
+                            value={row.date_exit === null ? row.value : null}
+                          />
+                        )}
                         {/* Below md the hidden columns read under the alert. */}
                         <Text size="xs" c="dimmed" hiddenFrom="md" style={{ overflowWrap: 'anywhere' }}>
                           {[

@@ -29,6 +29,7 @@ function alert(partial: Partial<AlertItem> = {}): AlertItem {
     ack_by: null,
     ack_comment: null,
     alerts: [],
+    dynamic: null,
     ...partial,
   };
 }

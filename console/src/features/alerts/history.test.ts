@@ -23,6 +23,7 @@ function row(partial: Partial<AlertHistoryRow>): AlertHistoryRow {
     ack_by: null,
     ack_comment: null,
     notified: true,
+    dynamic: null,
     ...partial,
   };
 }

@@ -7,6 +7,7 @@ import { alertTypeLabel, labelsText } from '../alert-view';
 import { useUserLocale } from '../useUserLocale';
 import { AcknowledgeMenu } from './AcknowledgeMenu';
 import { AnchorLink } from './AnchorLink';
+import { DynamicWhyText } from './DynamicWhyText';
 import { AlertStatusBadge } from './StatusBadge';
 
 export interface AlertRowProps {
@@ -64,6 +65,7 @@ export function AlertRow({ item, serverId, offset, now, canAcknowledge, withNest
           <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="alert-text">
             {item.alert_text}
           </Text>
+          {item.dynamic && <DynamicWhyText reason={item.dynamic} metric={item.metric} value={item.value} />}
           <Text size="xs" c="dimmed">
             <span title={formatDateTime(item.date_enter, offset)}>
               {t('alerts.row.since', { duration: since, date: formatDateTime(item.date_enter, offset) })}

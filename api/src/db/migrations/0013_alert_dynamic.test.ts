@@ -1,0 +1,3 @@
+import { alertDynamicMigrationSuite } from './0013_alert_dynamic.suite';
+
+alertDynamicMigrationSuite('sqlite');

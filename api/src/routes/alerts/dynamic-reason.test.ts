@@ -1,0 +1,3 @@
+import { dynamicReasonSuite } from './dynamic-reason.suite';
+
+dynamicReasonSuite('sqlite');
