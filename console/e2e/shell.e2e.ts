@@ -1,8 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import en from '../src/i18n/en.json';
-import es from '../src/i18n/es.json';
+import enFeatures from '../src/i18n/en.features.json';
+import enCore from '../src/i18n/en.json';
+import esFeatures from '../src/i18n/es.features.json';
+import esCore from '../src/i18n/es.json';
 import { scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
+
+const en = { ...enCore, ...enFeatures };
+const es = { ...esCore, ...esFeatures };
 
 const scheme = (page: Page) => page.evaluate(() => document.documentElement.dataset.mantineColorScheme);
 
@@ -27,7 +32,7 @@ describe('shell', () => {
     expect(await drawer.locator('[data-menu-item="deploy"]').getAttribute('href')).toBe('/deploy');
     expect(await page.getByTestId('drawer-user-email').textContent()).toContain('@');
     expect(await page.getByTestId('page-title').textContent()).toBe(
-      `${en.menu.management} - ${en.menu.about}`,
+      `${enFeatures.menu.management} - ${enFeatures.menu.about}`,
     );
     expect(await page.getByTestId('alert-chip').textContent()).toBe(en.shell.alerts.statusOk);
     // The refresh control shows from 960 px and follows the About page's live status.

@@ -1,7 +1,12 @@
 import { describe, expect } from 'vitest';
-import en from '../src/i18n/en.json';
-import es from '../src/i18n/es.json';
+import enFeatures from '../src/i18n/en.features.json';
+import enCore from '../src/i18n/en.json';
+import esFeatures from '../src/i18n/es.features.json';
+import esCore from '../src/i18n/es.json';
 import { admin, scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
+
+const en = { ...enCore, ...enFeatures };
+const es = { ...esCore, ...esFeatures };
 
 const COMPONENTS = ['bus', 'metadata_db', 'metric_store', 'collector'] as const;
 const HOME = '/flightdeck/cockpit/master_warning';
@@ -124,7 +129,7 @@ describe('sign-in', () => {
     await signInThroughApi(page);
     await page.goto('/managements/about');
     await page.getByTestId('user-email').getByText(admin.email).waitFor();
-    expect(await page.title()).toBe(`Flightdeck - ${en.menu.management} - ${en.menu.about}`);
+    expect(await page.title()).toBe(`Flightdeck - ${enFeatures.menu.management} - ${enFeatures.menu.about}`);
     await page.getByTestId('user-card').getByRole('button', { name: en.about.signOut }).click();
     await page.waitForURL((url) => url.pathname === '/signin');
     await page.goto('/about');

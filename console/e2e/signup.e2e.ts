@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import en from '../src/i18n/en.json';
+import enFeatures from '../src/i18n/en.features.json';
+import enCore from '../src/i18n/en.json';
 import esFeatures from '../src/i18n/es.features.json';
-import es from '../src/i18n/es.json';
+import esCore from '../src/i18n/es.json';
 import { mailDir, scrollsSideways, signInThroughApi, test, waitForShell } from './support/fixtures';
 import { waitForCode } from './support/mailbox';
+
+const en = { ...enCore, ...enFeatures };
+const es = { ...esCore, ...esFeatures };
 
 /** One Freemium account for the whole file: signed up through the form in the first test. */
 const user = {
@@ -117,10 +121,10 @@ describe('sign-up', () => {
     await page.goto('/test?resource=apm');
     const overlay = page.getByTestId('plan-gated-overlay');
     await overlay.waitFor();
-    await overlay.getByText(es.planGate.message).waitFor();
+    await overlay.getByText(esFeatures.planGate.message).waitFor();
     await overlay.getByTestId('plan-offers').waitFor();
     expect(await overlay.getByTestId('plan-offers').locator('li').count()).toBeGreaterThan(0);
-    expect(await overlay.getByRole('link', { name: es.planGate.contactUs }).count()).toBe(1);
+    expect(await overlay.getByRole('link', { name: esFeatures.planGate.contactUs }).count()).toBe(1);
     // The page under it is blurred and out of reach of the keyboard and screen readers.
     const under = page.getByTestId('plan-gate').locator('[inert]');
     expect(await under.evaluate((el) => getComputedStyle(el).filter)).toContain('blur');
