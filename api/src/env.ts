@@ -16,7 +16,7 @@ export interface AppDeps {
   /** The collector when it runs in this process; its health and counters show in /api/health. */
   collector?: { health(): Promise<CollectorComponentHealth> };
   /** Which collectors poll agentless targets (`startAgentlessCoordinator`); absent: none known. */
-  agentless?: { liveCollectors(): CollectorPresence[] };
+  agentless?: { liveCollectors(): CollectorPresence[]; servicesChanged?(): void };
   config: ApiConfig;
   logger: Logger;
   /** Product version reported by /api/health. */

@@ -91,6 +91,10 @@ export async function startFlightdeck(
     logger: logger.child({ name: 'agentless' }),
   });
   const pollers = await startAgentlessWorker({ bus, logger: logger.child({ name: 'pollers' }) });
+  // A service registered through this process is polled at once, not at the next refresh (30 s).
+  agentless.onServicesChanged(() => {
+    pollers.refresh().catch((err) => logger.warn({ err }, 'agentless targets not refreshed'));
+  });
 
   const app = createApp({
     db,

@@ -33,6 +33,10 @@ export interface AgentlessCoordinatorOptions {
 export interface AgentlessCoordinator {
   /** Collectors that asked for their targets within the last three refresh periods. */
   liveCollectors(): CollectorPresence[];
+  /** Called when a service is registered or added: collectors listening in this process ask again now. */
+  servicesChanged(): void;
+  /** Runs `listener` on every `servicesChanged`; returns the unsubscribe. */
+  onServicesChanged(listener: () => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -202,8 +206,22 @@ export async function startAgentlessCoordinator(
   }
 
   const subscription: Subscription = await bus.serveCommands(API_WORKER, handle);
+  const listeners = new Set<() => void>();
   return {
     liveCollectors: () => live(),
+    servicesChanged() {
+      for (const listener of listeners) {
+        try {
+          listener();
+        } catch (err) {
+          logger.warn({ err }, 'a services-changed listener failed');
+        }
+      }
+    },
+    onServicesChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     stop: () => subscription.unsubscribe(),
   };
 }

@@ -302,9 +302,14 @@ export function onboardingRoutesSuite(engine: Engine) {
         await expectOk(await call('POST', '/postgresql/save_in_session', { config: PG }), MaskedConfigData)
       ).data;
       expect(saved.config.password).toBe(SECRET_MASK);
+      let changed = 0;
+      const stopListening = coordinator.onServicesChanged(() => changed++);
       const reg = (
         await expectOk(await call('POST', '/postgresql/register', { name: 'main db' }), RegisterServiceData)
       ).data;
+      stopListening();
+      // Collectors of this process are told at once, so the new target is polled without waiting.
+      expect(changed).toBe(1);
       const row = await t.db
         .selectFrom('services')
         .selectAll()

@@ -257,6 +257,8 @@ export function onboardingRoutes(deps: AppDeps) {
         return { server_id: server.id, service_id: row.id };
       });
       deps.alerts?.rulesChanged();
+      // Collectors in this process pick the new target up now rather than at their next refresh.
+      deps.agentless?.servicesChanged?.();
       return c.json(ok<RegisterServiceData>(ids));
     })
 
@@ -294,6 +296,7 @@ export function onboardingRoutes(deps: AppDeps) {
         return inserted;
       });
       deps.alerts?.rulesChanged();
+      deps.agentless?.servicesChanged?.();
       return c.json(ok<RegisterServiceData>({ server_id: server.id, service_id: row.id }));
     });
 }
