@@ -85,6 +85,17 @@ export function levelBelow(value: number, levels: { warning: number; critical: n
 
 const pct = (v: number) => `${round(v * 100, 1)}%`;
 
+/** A check judged by its level: the detail says which threshold was crossed, none when ok. */
+function graded(
+  check: HealthCheckResult['check'],
+  unit: HealthCheckResult['unit'],
+  value: number | null,
+  status: Level,
+  detail: (crossed: Exclude<Level, 'ok'>) => string,
+): HealthCheckResult {
+  return { check, status, value, unit, detail: status === 'ok' ? null : detail(status) };
+}
+
 export function connectionsUsage(connections: number, max: number): HealthCheckResult {
   if (!(max > 0)) {
     return unknown('connections_usage', 'percent', 'The server did not tell its max_connections.');
@@ -118,31 +129,27 @@ export function cacheHitRatio(hits: number, requests: number): HealthCheckResult
     };
   }
   const status = levelBelow(value, t);
-  return {
-    check: 'cache_hit_ratio',
-    status,
+  return graded(
+    'cache_hit_ratio',
+    'ratio',
     value,
-    unit: 'ratio',
-    detail:
-      status === 'ok'
-        ? null
-        : `${pct(value)} of cache requests were served from memory: below the ${status} threshold of ${pct(t[status])}.`,
-  };
+    status,
+    (crossed) =>
+      `${pct(value)} of cache requests were served from memory: below the ${crossed} threshold of ${pct(t[crossed])}.`,
+  );
 }
 
 export function longQueries(count: number, longQueryS: number, longestS: number | null): HealthCheckResult {
   const t = HEALTH_THRESHOLDS.long_queries;
   const status = levelAbove(count, t);
-  return {
-    check: 'long_queries',
+  return graded(
+    'long_queries',
+    'count',
+    count,
     status,
-    value: count,
-    unit: 'count',
-    detail:
-      status === 'ok'
-        ? null
-        : `${count} statement(s) running for ${longQueryS} s or more (the longest ${round(longestS ?? 0, 0)} s): at or above the ${status} threshold of ${t[status]}.`,
-  };
+    (crossed) =>
+      `${count} statement(s) running for ${longQueryS} s or more (the longest ${round(longestS ?? 0, 0)} s): at or above the ${crossed} threshold of ${t[crossed]}.`,
+  );
 }
 
 /** `count` null: the lock waits could not be read (a privilege missing); `why` says so. */
@@ -150,16 +157,14 @@ export function blockedSessions(count: number | null, why: string | null): Healt
   if (count === null) return unknown('blocked_sessions', 'count', why ?? 'The lock waits could not be read.');
   const t = HEALTH_THRESHOLDS.blocked_sessions;
   const status = levelAbove(count, t);
-  return {
-    check: 'blocked_sessions',
+  return graded(
+    'blocked_sessions',
+    'count',
+    count,
     status,
-    value: count,
-    unit: 'count',
-    detail:
-      status === 'ok'
-        ? null
-        : `${count} session(s) waiting for a lock another session holds: at or above the ${status} threshold of ${t[status]}.`,
-  };
+    (crossed) =>
+      `${count} session(s) waiting for a lock another session holds: at or above the ${crossed} threshold of ${t[crossed]}.`,
+  );
 }
 
 /** `count` deadlocks at `perHour` on average over the time they were counted (`since`, in words). */
@@ -188,32 +193,27 @@ export function replicationLag(lagS: number | null, who: string): HealthCheckRes
   const t = HEALTH_THRESHOLDS.replication_lag_s;
   const value = round(Math.max(0, lagS), 1);
   const status = levelAbove(value, t);
-  return {
-    check: 'replication_lag',
-    status,
+  return graded(
+    'replication_lag',
+    'seconds',
     value,
-    unit: 'seconds',
-    detail:
-      status === 'ok'
-        ? null
-        : `${who} is ${value} s behind: at or above the ${status} threshold of ${t[status]} s.`,
-  };
+    status,
+    (crossed) => `${who} is ${value} s behind: at or above the ${crossed} threshold of ${t[crossed]} s.`,
+  );
 }
 
 /** The oldest database's age(datfrozenxid). */
 export function transactionIdAge(age: number, database: string): HealthCheckResult {
   const t = HEALTH_THRESHOLDS.transaction_id_age;
   const status = levelAbove(age, t);
-  return {
-    check: 'transaction_id_age',
+  return graded(
+    'transaction_id_age',
+    'count',
+    age,
     status,
-    value: age,
-    unit: 'count',
-    detail:
-      status === 'ok'
-        ? null
-        : `Database "${database}" has transaction ids ${age} transactions old: at or above the ${status} threshold of ${t[status]}; vacuum it (VACUUM FREEZE) before it reaches wraparound.`,
-  };
+    (crossed) =>
+      `Database "${database}" has transaction ids ${age} transactions old: at or above the ${crossed} threshold of ${t[crossed]}; vacuum it (VACUUM FREEZE) before it reaches wraparound.`,
+  );
 }
 
 export function deadRowsRatio(dead: number, total: number, database: string): HealthCheckResult {
@@ -229,16 +229,14 @@ export function deadRowsRatio(dead: number, total: number, database: string): He
     };
   }
   const status = levelAbove(value, t);
-  return {
-    check: 'dead_rows_ratio',
-    status,
+  return graded(
+    'dead_rows_ratio',
+    'ratio',
     value,
-    unit: 'ratio',
-    detail:
-      status === 'ok'
-        ? null
-        : `${pct(value)} of the rows of database "${database}" are dead: at or above the ${status} threshold of ${pct(t[status])}; check that autovacuum keeps up.`,
-  };
+    status,
+    (crossed) =>
+      `${pct(value)} of the rows of database "${database}" are dead: at or above the ${crossed} threshold of ${pct(t[crossed])}; check that autovacuum keeps up.`,
+  );
 }
 
 /** PostgreSQL temporary files: `bytes` written at `perHour` on average (`since`, in words). */
@@ -246,16 +244,14 @@ export function tempBytes(bytes: number, perHour: number, since: string): Health
   const t = HEALTH_THRESHOLDS.temp_bytes_per_hour;
   const status = levelAbove(perHour, t);
   const gib = (v: number) => `${round(v / 1024 ** 3, 2)} GiB`;
-  return {
-    check: 'temp_files',
+  return graded(
+    'temp_files',
+    'bytes',
+    bytes,
     status,
-    value: bytes,
-    unit: 'bytes',
-    detail:
-      status === 'ok'
-        ? null
-        : `${gib(bytes)} of temporary files ${since}: ${gib(perHour)} an hour is at or above the ${status} threshold of ${gib(t[status])} an hour; raise work_mem or fix the queries that sort or hash that much.`,
-  };
+    (crossed) =>
+      `${gib(bytes)} of temporary files ${since}: ${gib(perHour)} an hour is at or above the ${crossed} threshold of ${gib(t[crossed])} an hour; raise work_mem or fix the queries that sort or hash that much.`,
+  );
 }
 
 /** MySQL implicit temporary tables: `disk` of `total` went to disk. */
@@ -272,16 +268,14 @@ export function tempDiskRatio(disk: number, total: number): HealthCheckResult {
     };
   }
   const status = levelAbove(value, t);
-  return {
-    check: 'temp_files',
-    status,
+  return graded(
+    'temp_files',
+    'ratio',
     value,
-    unit: 'ratio',
-    detail:
-      status === 'ok'
-        ? null
-        : `${pct(value)} of temporary tables went to disk (${disk} of ${total}): at or above the ${status} threshold of ${pct(t[status])}.`,
-  };
+    status,
+    (crossed) =>
+      `${pct(value)} of temporary tables went to disk (${disk} of ${total}): at or above the ${crossed} threshold of ${pct(t[crossed])}.`,
+  );
 }
 
 /** MySQL connection attempts that failed (`aborted`) among all (`connections`). */
@@ -289,16 +283,14 @@ export function abortedConnections(aborted: number, connections: number): Health
   const t = HEALTH_THRESHOLDS.aborted_connections_ratio;
   const ratio = connections > 0 ? aborted / connections : 0;
   const status = connections >= t.min_connections ? levelAbove(ratio, t) : 'ok';
-  return {
-    check: 'aborted_connections',
+  return graded(
+    'aborted_connections',
+    'count',
+    aborted,
     status,
-    value: aborted,
-    unit: 'count',
-    detail:
-      status === 'ok'
-        ? null
-        : `${aborted} of ${connections} connection attempts failed: ${pct(ratio)} is at or above the ${status} threshold of ${pct(t[status])}. Check the credentials of the clients and the server log.`,
-  };
+    (crossed) =>
+      `${aborted} of ${connections} connection attempts failed: ${pct(ratio)} is at or above the ${crossed} threshold of ${pct(t[crossed])}. Check the credentials of the clients and the server log.`,
+  );
 }
 
 export function uptime(seconds: number): HealthCheckResult {
